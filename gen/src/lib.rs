@@ -1,0 +1,353 @@
+//! The bench file: a deterministic CSV and the reference answer of the query.
+//!
+//! [`generate`] writes `rows` records under the header [`HEADER`]; the same
+//! [`Config`] gives the same bytes on every machine, because the only source of
+//! randomness is ChaCha8 (`rand_chacha`) seeded with [`Config::seed`] and `Cargo.lock`
+//! pins the versions that turn its output into values.
+//!
+//! Shape of a record (mean field length about 7 bytes, about 52 bytes a record):
+//! `id` (0, 1, 2, …), `category` (one of [`CATEGORIES`], Zipf-skewed: the first word is
+//! the most common), `value` (a decimal with 1–6 fraction digits, about 20% negative),
+//! `name` (3–10 letters; [`Config::quoted_pct`] percent of them quoted and holding a
+//! delimiter, a doubled quote or a newline), `date` (`YYYY-MM-DD`), `qty` (1–999),
+//! `flag` (`true`/`false`).
+//!
+//! Alongside the CSV, [`Reference`] records the answer of
+//! `SELECT category, COUNT(*), SUM(value) GROUP BY category`: the exact decimal sum
+//! (values have at most 6 fraction digits, so an `i128` count of millionths is exact)
+//! and the `f64` sum taken in row order, which a single-threaded step must reproduce
+//! bit for bit.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+mod date;
+
+/// The header line of every generated file.
+pub const HEADER: &str = "id,category,value,name,date,qty,flag";
+
+/// The group keys. Index 0 is the most frequent (weight 1), index `i` has weight `1/(i+1)`.
+pub const CATEGORIES: [&str; 32] = [
+    "books", "games", "music", "tools", "garden", "food", "toys", "shoes", "sport", "home", "auto",
+    "baby", "beauty", "office", "pets", "health", "movies", "phone", "camera", "watch", "bags",
+    "bikes", "craft", "decor", "fish", "golf", "hats", "ink", "jewel", "kites", "lamps", "maps",
+];
+
+/// What to generate. `Config::default()` is the bench file: 1,000,000 rows, seed 42,
+/// 1% quoted names, LF terminators.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// Data records (the header is one more record).
+    pub rows: u64,
+    /// Seed of the ChaCha8 generator.
+    pub seed: u64,
+    /// Percentage (0–100) of `name` fields that are quoted and hold a delimiter, a
+    /// doubled quote or a newline.
+    pub quoted_pct: f64,
+    /// End records with CR LF instead of LF.
+    pub crlf: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            rows: 1_000_000,
+            seed: 42,
+            quoted_pct: 1.0,
+            crlf: false,
+        }
+    }
+}
+
+/// One group of the reference answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GroupRef {
+    /// COUNT(*).
+    pub count: u64,
+    /// SUM(value) in `f64`, added in row order starting from 0.0.
+    pub sum_f64: f64,
+    /// SUM(value), exactly, in millionths (10^-6).
+    pub sum_micros: i128,
+}
+
+/// The reference answer of the query over a generated file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reference {
+    /// Data records written (without the header).
+    pub rows: u64,
+    /// Size of the CSV in bytes.
+    pub bytes: u64,
+    /// Groups by category.
+    pub groups: BTreeMap<String, GroupRef>,
+}
+
+/// Writes the CSV for `config` to `out` and returns the reference answer.
+/// `progress` is advanced by one per row written.
+///
+/// # Errors
+/// Whatever writing to `out` fails with.
+pub fn generate(config: &Config, out: impl Write, progress: &ProgressBar) -> io::Result<Reference> {
+    let mut out = CountingWriter {
+        inner: out,
+        bytes: 0,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let eol = if config.crlf { "\r\n" } else { "\n" };
+    let weights: Vec<u64> = (0..CATEGORIES.len() as u64)
+        .map(|i| 720_720 / (i + 1))
+        .collect();
+    let total_weight: u64 = weights.iter().sum();
+    let mut reference = Reference {
+        rows: config.rows,
+        ..Reference::default()
+    };
+    write!(out, "{HEADER}{eol}")?;
+    for id in 0..config.rows {
+        let category = pick_weighted(&mut rng, &weights, total_weight);
+        let (value_text, micros) = random_value(&mut rng);
+        let group = reference
+            .groups
+            .entry(CATEGORIES[category].to_string())
+            .or_default();
+        group.count += 1;
+        group.sum_f64 += value_text
+            .parse::<f64>()
+            .expect("a generated value is a valid f64");
+        group.sum_micros += micros;
+        write!(out, "{id},{},{value_text},", CATEGORIES[category])?;
+        write_name(&mut out, &mut rng, config.quoted_pct)?;
+        let days = rng.random_range(0..2557); // 2020-01-01 ..= 2026-12-31
+        let (y, m, d) = date::civil_from_days(date::days_from_civil(2020, 1, 1) + days);
+        let qty = rng.random_range(1..1000u32);
+        let flag = rng.random_bool(0.5);
+        write!(out, ",{y:04}-{m:02}-{d:02},{qty},{flag}{eol}")?;
+        if id % 65_536 == 0 {
+            progress.set_position(id);
+        }
+    }
+    out.flush()?;
+    progress.set_position(config.rows);
+    reference.bytes = out.bytes;
+    Ok(reference)
+}
+
+/// Writes the CSV to `csv_path` and the reference to [`reference_path`]`(csv_path)`,
+/// with a progress bar on a terminal. Both are written to temporary files and renamed
+/// into place, so an interrupted run never leaves a partial bench file behind.
+///
+/// # Errors
+/// Whatever creating, writing or renaming the files fails with.
+pub fn write_files(config: &Config, csv_path: &Path) -> io::Result<Reference> {
+    if let Some(dir) = csv_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let progress = ProgressBar::new(config.rows).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} rows, {elapsed}")
+            .expect("a valid progress template"),
+    );
+    let tmp_csv = with_suffix(csv_path, ".tmp");
+    let file = BufWriter::with_capacity(1 << 20, File::create(&tmp_csv)?);
+    let reference = generate(config, file, &progress)?;
+    progress.finish_and_clear();
+    let ref_path = reference_path(csv_path);
+    let tmp_ref = with_suffix(&ref_path, ".tmp");
+    std::fs::write(&tmp_ref, reference_json(config, &reference))?;
+    std::fs::rename(&tmp_csv, csv_path)?;
+    std::fs::rename(&tmp_ref, &ref_path)?;
+    Ok(reference)
+}
+
+/// `data/bench.csv` of this workspace, wherever the command runs from: the default
+/// input of every step and of `gen`.
+pub fn default_bench_path() -> PathBuf {
+    let gen_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    gen_dir
+        .parent()
+        .unwrap_or(gen_dir)
+        .join("data")
+        .join("bench.csv")
+}
+
+/// Where the reference answer of `csv_path` lives: `bench.csv` → `bench.ref.json`.
+pub fn reference_path(csv_path: &Path) -> PathBuf {
+    csv_path.with_extension("ref.json")
+}
+
+/// The reference answer as JSON: the config, the file size, and per group the count,
+/// the row-order `f64` sum (as a number and as its bits in hex, for bitwise checks)
+/// and the exact decimal sum as a string.
+pub fn reference_json(config: &Config, reference: &Reference) -> String {
+    use serde_json::{Map, Value, json};
+    let groups: Map<String, Value> = reference
+        .groups
+        .iter()
+        .map(|(key, g)| {
+            let group = json!({
+                "count": g.count,
+                "sum": g.sum_f64,
+                "sum_bits": format!("{:#018x}", g.sum_f64.to_bits()),
+                "sum_exact": decimal_from_micros(g.sum_micros),
+            });
+            (key.clone(), group)
+        })
+        .collect();
+    let doc = json!({
+        "query": "SELECT category, COUNT(*), SUM(value) GROUP BY category",
+        "rows": reference.rows,
+        "bytes": reference.bytes,
+        "seed": config.seed,
+        "quoted_pct": config.quoted_pct,
+        "crlf": config.crlf,
+        "groups": groups,
+    });
+    serde_json::to_string_pretty(&doc).expect("JSON values always serialize") + "\n"
+}
+
+/// `-1234567` millionths → `"-1.234567"`.
+pub fn decimal_from_micros(micros: i128) -> String {
+    let sign = if micros < 0 { "-" } else { "" };
+    let abs = micros.unsigned_abs();
+    format!("{sign}{}.{:06}", abs / 1_000_000, abs % 1_000_000)
+}
+
+fn pick_weighted(rng: &mut ChaCha8Rng, weights: &[u64], total: u64) -> usize {
+    let mut ticket = rng.random_range(0..total);
+    for (i, &w) in weights.iter().enumerate() {
+        if ticket < w {
+            return i;
+        }
+        ticket -= w;
+    }
+    unreachable!("the ticket is below the total weight")
+}
+
+/// A decimal with 1–6 fraction digits and its exact value in millionths.
+fn random_value(rng: &mut ChaCha8Rng) -> (String, i128) {
+    let magnitude = 10u64.pow(rng.random_range(0..5u32)); // integer parts from 0 to 99,999
+    let int_part = rng.random_range(0..10 * magnitude);
+    let digits = rng.random_range(1..=6u32);
+    let frac = rng.random_range(0..10u64.pow(digits));
+    let negative = rng.random_bool(0.2);
+    let micros = (int_part as i128) * 1_000_000 + (frac as i128) * 10i128.pow(6 - digits);
+    let sign = if negative { "-" } else { "" };
+    let text = format!("{sign}{int_part}.{frac:0width$}", width = digits as usize);
+    (text, if negative { -micros } else { micros })
+}
+
+fn write_name(out: &mut impl Write, rng: &mut ChaCha8Rng, quoted_pct: f64) -> io::Result<()> {
+    let len = rng.random_range(3..=10);
+    let mut name = [0u8; 10];
+    for b in &mut name[..len] {
+        *b = rng.random_range(b'a'..=b'z');
+    }
+    if !rng.random_bool((quoted_pct / 100.0).clamp(0.0, 1.0)) {
+        return out.write_all(&name[..len]);
+    }
+    // A quoted name holds one of the three things that force quoting.
+    let special: &[u8] = match rng.random_range(0..3) {
+        0 => b", ",
+        1 => b"\"\"",
+        _ => b"\n",
+    };
+    let cut = rng.random_range(1..len);
+    out.write_all(b"\"")?;
+    out.write_all(&name[..cut])?;
+    out.write_all(special)?;
+    out.write_all(&name[cut..len])?;
+    out.write_all(b"\"")
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Counts the bytes written, so the reference can record the file size.
+struct CountingWriter<W> {
+    inner: W,
+    bytes: u64,
+}
+
+impl<W: Write> Write for CountingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small(seed: u64, quoted_pct: f64, crlf: bool) -> (Vec<u8>, Reference) {
+        let config = Config {
+            rows: 2_000,
+            seed,
+            quoted_pct,
+            crlf,
+        };
+        let mut out = Vec::new();
+        let reference = generate(&config, &mut out, &ProgressBar::hidden()).unwrap();
+        (out, reference)
+    }
+
+    #[test]
+    fn same_seed_same_bytes_other_seed_other_bytes() {
+        assert_eq!(small(7, 1.0, false).0, small(7, 1.0, false).0);
+        assert_ne!(small(7, 1.0, false).0, small(8, 1.0, false).0);
+    }
+
+    #[test]
+    fn reference_counts_every_row_and_the_size() {
+        let (csv, reference) = small(1, 1.0, false);
+        assert_eq!(
+            reference.groups.values().map(|g| g.count).sum::<u64>(),
+            2_000
+        );
+        assert_eq!(reference.bytes, csv.len() as u64);
+        assert!(csv.starts_with(b"id,category,value,name,date,qty,flag\n"));
+    }
+
+    #[test]
+    fn categories_are_skewed() {
+        let (_, reference) = small(3, 1.0, false);
+        assert!(reference.groups["books"].count > 5 * reference.groups["maps"].count);
+    }
+
+    #[test]
+    fn quoted_pct_and_crlf_shape_the_file() {
+        let quotes = |csv: &[u8]| csv.iter().filter(|&&b| b == b'"').count();
+        assert_eq!(quotes(&small(1, 0.0, false).0), 0);
+        assert!(quotes(&small(1, 100.0, false).0) >= 2 * 2_000);
+        let (crlf, _) = small(1, 0.0, true);
+        assert_eq!(crlf.windows(2).filter(|w| w == b"\r\n").count(), 2_001);
+    }
+
+    #[test]
+    fn exact_sum_matches_f64_sum_within_rounding() {
+        let (_, reference) = small(5, 1.0, false);
+        for g in reference.groups.values() {
+            let exact = g.sum_micros as f64 / 1e6;
+            assert!((exact - g.sum_f64).abs() <= 1e-6 * exact.abs().max(1.0));
+        }
+    }
+
+    #[test]
+    fn decimal_formatting() {
+        assert_eq!(decimal_from_micros(-1_234_567), "-1.234567");
+        assert_eq!(decimal_from_micros(5), "0.000005");
+        assert_eq!(decimal_from_micros(0), "0.000000");
+    }
+}

@@ -1,0 +1,85 @@
+//! `gen [--rows N] [--out PATH] [--seed S] [--quoted-pct P] [--crlf]`: writes a bench CSV
+//! and its reference answer (`PATH` with `.ref.json` in place of `.csv`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Arg, ArgAction, Command, value_parser};
+
+fn main() -> ExitCode {
+    let defaults = gen_csv::Config::default();
+    let matches = Command::new("gen")
+        .about("Writes a deterministic bench CSV and the reference answer of its GROUP BY query")
+        .arg(
+            Arg::new("rows")
+                .long("rows")
+                .value_name("N")
+                .value_parser(value_parser!(u64))
+                .default_value(defaults.rows.to_string())
+                .help("data records to write (the header is one more)"),
+        )
+        .arg(
+            Arg::new("out")
+                .long("out")
+                .value_name("PATH")
+                .value_parser(value_parser!(PathBuf))
+                .help("where to write the CSV [default: data/bench.csv of this workspace]"),
+        )
+        .arg(
+            Arg::new("seed")
+                .long("seed")
+                .value_name("S")
+                .value_parser(value_parser!(u64))
+                .default_value(defaults.seed.to_string())
+                .help("seed of the ChaCha8 generator"),
+        )
+        .arg(
+            Arg::new("quoted-pct")
+                .long("quoted-pct")
+                .value_name("P")
+                .value_parser(value_parser!(f64))
+                .default_value(defaults.quoted_pct.to_string())
+                .help("percentage (0-100) of name fields that are quoted"),
+        )
+        .arg(
+            Arg::new("crlf")
+                .long("crlf")
+                .action(ArgAction::SetTrue)
+                .help("end records with CR LF"),
+        )
+        .get_matches();
+    let config = gen_csv::Config {
+        rows: *matches.get_one("rows").expect("has a default"),
+        seed: *matches.get_one("seed").expect("has a default"),
+        quoted_pct: *matches.get_one("quoted-pct").expect("has a default"),
+        crlf: matches.get_flag("crlf"),
+    };
+    let out = matches
+        .get_one::<PathBuf>("out")
+        .cloned()
+        .unwrap_or_else(gen_csv::default_bench_path);
+    let out = &out;
+    if !(0.0..=100.0).contains(&config.quoted_pct) {
+        eprintln!(
+            "gen: --quoted-pct must be between 0 and 100, got {}",
+            config.quoted_pct
+        );
+        return ExitCode::FAILURE;
+    }
+    match gen_csv::write_files(&config, out) {
+        Ok(reference) => {
+            println!(
+                "wrote {} ({} rows, {:.1} MB) and {}",
+                out.display(),
+                reference.rows,
+                reference.bytes as f64 / 1e6,
+                gen_csv::reference_path(out).display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("gen: cannot write {}: {e}", out.display());
+            ExitCode::FAILURE
+        }
+    }
+}

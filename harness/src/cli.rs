@@ -1,0 +1,221 @@
+//! One command line for every step: `stepN [FILE] [--runs N] [--json] [--records FILE]`.
+//!
+//! [`run`] is the whole `main` of a parsing step: dump records, or make sure the bench
+//! file exists, pass the gate, check the fingerprint, time the pass and print the row.
+//! Steps with options of their own build on [`command`], [`Options`] and the functions
+//! below instead.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
+
+use crate::error::Error;
+use crate::measure::{Measurement, thousands, time_runs};
+use crate::step::{Fingerprint, Step};
+use crate::{gate, json, reference};
+
+/// The options every step binary takes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// The input; `None` means the bench file, generated when missing.
+    pub file: Option<PathBuf>,
+    /// Timed runs (best of N).
+    pub runs: u32,
+    /// Print the measurement as JSON instead of the table row.
+    pub json: bool,
+    /// Print the records parsed from this file as JSON, and nothing else.
+    pub records: Option<PathBuf>,
+}
+
+/// The clap command with the common options, for `S`; add a step's own options to it.
+pub fn command<S: Step>() -> Command {
+    Command::new(S::NAME)
+        .about(format!("Step {}: {} (a CSV engine, one idea at a time)", S::NUMBER, S::IDEA))
+        .arg(Arg::new("file").value_name("FILE").value_parser(value_parser!(PathBuf))
+            .help("CSV file to measure [default: data/bench.csv, generated when missing]"))
+        .arg(Arg::new("runs").long("runs").value_name("N").value_parser(value_parser!(u32).range(1..))
+            .default_value("3").help("timed runs; the best is reported"))
+        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)
+            .help("print the measurement as JSON instead of a table row"))
+        .arg(Arg::new("records").long("records").value_name("FILE").value_parser(value_parser!(PathBuf))
+            .help("print the records parsed from FILE as JSON (the data/conformance format) and exit"))
+}
+
+impl Options {
+    /// Reads the common options out of `matches` of [`command`].
+    pub fn from_matches(matches: &ArgMatches) -> Options {
+        Options {
+            file: matches.get_one::<PathBuf>("file").cloned(),
+            runs: *matches.get_one::<u32>("runs").expect("has a default"),
+            json: matches.get_flag("json"),
+            records: matches.get_one::<PathBuf>("records").cloned(),
+        }
+    }
+}
+
+/// The `main` of a parsing step. Exit status: 0 on success; 1 when the gate fails, the
+/// fingerprint differs or the input breaks the dialect; 2 when a file can't be read.
+pub fn run<S: Step>() -> ExitCode {
+    let options = Options::from_matches(&command::<S>().get_matches());
+    if let Some(path) = &options.records {
+        return dump_records::<S>(path);
+    }
+    let path = match bench_input(options.file.as_deref()) {
+        Ok(path) => path,
+        Err(e) => return fail(S::NAME, &e),
+    };
+    if !gate_passes::<S>() {
+        return ExitCode::FAILURE;
+    }
+    let measurement = match time_pass::<S>(&path, options.runs) {
+        Ok(m) => m,
+        Err(message) => {
+            eprintln!("{}: {message}", S::NAME);
+            return ExitCode::FAILURE;
+        }
+    };
+    print_measurement(&measurement, options.json);
+    ExitCode::SUCCESS
+}
+
+/// `--records FILE`: prints the records (or the parse error) of `path` as JSON.
+pub fn dump_records<S: Step>(path: &Path) -> ExitCode {
+    match std::fs::read(path) {
+        Ok(bytes) => {
+            print!("{}", json::to_json(&S::records(&bytes)));
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(S::NAME, &Error::io(path, e)),
+    }
+}
+
+/// The file to measure: `file` when given, else the bench file, generated (with a
+/// message and a progress bar) when it does not exist yet.
+///
+/// # Errors
+/// When `file` does not exist or the bench file cannot be written.
+pub fn bench_input(file: Option<&Path>) -> Result<PathBuf, Error> {
+    if let Some(path) = file {
+        return std::fs::metadata(path)
+            .map(|_| path.to_path_buf())
+            .map_err(|e| Error::io(path, e));
+    }
+    let path = gen_csv::default_bench_path();
+    if !path.exists() {
+        let config = gen_csv::Config::default();
+        eprintln!(
+            "{} does not exist yet: generating it ({} rows, seed {}), once.",
+            path.display(),
+            thousands(config.rows),
+            config.seed
+        );
+        gen_csv::write_files(&config, &path).map_err(|e| Error::io(&path, e))?;
+    }
+    Ok(path)
+}
+
+/// Runs the gate on `S`, prints one line (or the failures), and says whether it passed.
+pub fn gate_passes<S: Step>() -> bool {
+    let start = std::time::Instant::now();
+    match gate::run::<S>() {
+        Ok(report) if report.passed() => {
+            eprintln!(
+                "gate: passed ({} conformance cases at {} paddings, {} random documents: {} checks in {:.2} s)",
+                report.cases,
+                2 * crate::padding::MAX_PADDING + 3,
+                thousands(report.documents as u64),
+                thousands(report.checks as u64),
+                start.elapsed().as_secs_f64()
+            );
+            true
+        }
+        Ok(report) => {
+            for failure in report.failures.iter().take(5) {
+                eprintln!("{failure}");
+            }
+            eprintln!(
+                "gate: FAILED ({} of {} cases and families); no numbers are printed for a step that fails.",
+                report.failures.len(),
+                report.cases + crate::random::Family::ALL.len()
+            );
+            false
+        }
+        Err(e) => {
+            eprintln!("gate: cannot load the conformance corpus: {e}");
+            false
+        }
+    }
+}
+
+/// The fingerprint every step must reproduce on `path`, from the reference parser.
+///
+/// # Errors
+/// When the file cannot be read or breaks the dialect.
+pub fn expected_fingerprint(path: &Path) -> Result<Fingerprint, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
+    Ok(reference::fingerprint(&bytes)?)
+}
+
+/// Times `S::pass` over `path` `runs` times and checks every run's fingerprint
+/// against the reference parser's.
+///
+/// # Errors
+/// A message when the file cannot be read, breaks the dialect, or a run's fingerprint
+/// differs from the reference parser's (a bug in the step that the gate missed).
+pub fn time_pass<S: Step>(path: &Path, runs: u32) -> Result<Measurement, String> {
+    let expected = expected_fingerprint(path).map_err(|e| e.to_string())?;
+    let (fingerprints, times, allocs) =
+        time_runs(runs, || S::pass(path)).map_err(|e| e.to_string())?;
+    if let Some(fp) = fingerprints.iter().find(|&&fp| fp != expected) {
+        return Err(format!(
+            "the pass over {} gave the fingerprint {} but the reference parser gives {}",
+            path.display(),
+            fp.to_json(),
+            expected.to_json()
+        ));
+    }
+    eprintln!(
+        "fingerprint: {} records, {} fields, {} bytes, the same as the reference parser's",
+        thousands(expected.records),
+        thousands(expected.fields),
+        thousands(expected.bytes)
+    );
+    let bytes = std::fs::metadata(path)
+        .map_err(|e| Error::io(path, e).to_string())?
+        .len();
+    Ok(Measurement {
+        step: S::NAME.to_string(),
+        number: S::NUMBER,
+        idea: S::IDEA.to_string(),
+        bytes,
+        records: expected.records,
+        times,
+        allocs,
+    })
+}
+
+/// Prints the table row (with a line on the file and the runs before it) or the JSON.
+pub fn print_measurement(m: &Measurement, json: bool) {
+    if json {
+        println!("{}", m.to_json());
+        return;
+    }
+    eprintln!(
+        "runs: {} over {:.1} MB; best {:.3} s, median {:.3} s",
+        m.times.len(),
+        m.bytes as f64 / 1e6,
+        m.best().as_secs_f64(),
+        m.median().as_secs_f64()
+    );
+    println!("{}\n{}", Measurement::table_header(), m.table_row());
+}
+
+/// Prints `error` as `NAME: error` and returns the matching exit status.
+pub fn fail(step: &str, error: &Error) -> ExitCode {
+    eprintln!("{step}: {error}");
+    match error {
+        Error::Io { .. } => ExitCode::from(2),
+        Error::Parse(_) => ExitCode::FAILURE,
+    }
+}

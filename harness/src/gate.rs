@@ -1,0 +1,346 @@
+//! The gate: the checks every step passes before it may print a number.
+//!
+//! (a) Every case of `data/conformance/`, as it is and padded in front and behind with
+//! 0–[`MAX_PADDING`] bytes of filler that cannot change its parse ([`crate::padding`]);
+//! (b) a differential run against [`crate::reference`] on the random documents of
+//! [`crate::random::Family`]. Each input is checked twice: [`Step::records`] must give
+//! the same records (or the same error) as the answer, and [`Step::fingerprint`] the
+//! same fingerprint. A step's tests are one line, [`crate::gate_tests!`]; its binary
+//! runs [`run`] before it benchmarks.
+
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use crate::cases::{Case, load, load_all};
+use crate::json::Outcome;
+use crate::padding::{MAX_PADDING, behind, in_front};
+use crate::random::Family;
+use crate::reference;
+use crate::step::{Fingerprint, Step};
+
+/// Expands to one `#[test]` per conformance case and per random family for `$step`.
+///
+/// ```text
+/// // steps/step1_naive/tests/gate.rs
+/// harness::gate_tests!(step1::Step1);
+/// ```
+#[macro_export]
+macro_rules! gate_tests {
+    ($step:ty) => {
+        $crate::__with_cases!(tests $step);
+
+        #[test]
+        fn random_mixed() {
+            $crate::gate::assert_family::<$step>($crate::random::Family::Mixed);
+        }
+        #[test]
+        fn random_long_fields() {
+            $crate::gate::assert_family::<$step>($crate::random::Family::LongFields);
+        }
+        #[test]
+        fn random_blank_runs() {
+            $crate::gate::assert_family::<$step>($crate::random::Family::BlankRuns);
+        }
+        #[test]
+        fn random_bom() {
+            $crate::gate::assert_family::<$step>($crate::random::Family::Bom);
+        }
+    };
+}
+
+/// What a step returned for one input, or that it panicked.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Got<T> {
+    /// The step returned.
+    Returned(T),
+    /// The step panicked with this message.
+    Panicked(String),
+}
+
+/// The first check a step failed, with everything needed to see why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    /// The step's name.
+    pub step: &'static str,
+    /// Which check: `case quoted_lf, padded in front with 17 bytes`, …
+    pub check: String,
+    /// The input the step was given.
+    pub input: Vec<u8>,
+    /// What went wrong, in words, with expected and got.
+    pub difference: String,
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{} failed the gate: {}", self.step, self.check)?;
+        writeln!(
+            f,
+            "  input ({} bytes): {}",
+            self.input.len(),
+            show(&self.input, 200)
+        )?;
+        write!(f, "{}", self.difference)
+    }
+}
+
+/// How many checks passed, or the first that failed.
+pub type GateResult = Result<usize, Box<Failure>>;
+
+/// Checks `S` on one input whose right answer is `expected`.
+///
+/// # Errors
+/// The failure, when the records, the error or the fingerprint differ, or `S` panics.
+pub fn check_input<S: Step>(check: &str, input: &[u8], expected: &Outcome) -> GateResult {
+    let fail = |difference: String| {
+        Box::new(Failure {
+            step: S::NAME,
+            check: check.to_string(),
+            input: input.to_vec(),
+            difference,
+        })
+    };
+    let got = guarded(|| S::records(input));
+    if let Some(difference) = describe_records(expected, &got) {
+        return Err(fail(difference));
+    }
+    let expected_fp = expected
+        .as_ref()
+        .map(|records| fingerprint_of(records))
+        .map_err(|e| *e);
+    let got_fp = guarded(|| S::fingerprint(input));
+    if got_fp != Got::Returned(expected_fp) {
+        return Err(fail(format!(
+            "  fingerprint: expected {}\n               got      {}\n",
+            show_fp(&expected_fp),
+            match got_fp {
+                Got::Returned(fp) => show_fp(&fp),
+                Got::Panicked(msg) => format!("a panic: {msg}"),
+            }
+        )));
+    }
+    Ok(2)
+}
+
+/// Checks `S` on one case at every padding in front and behind.
+///
+/// # Errors
+/// The first failing check.
+pub fn check_case<S: Step>(case: &Case) -> GateResult {
+    let mut checks = check_input::<S>(
+        &format!("case `{}`", case.name),
+        &case.input,
+        &case.expected,
+    )?;
+    for n in 0..=MAX_PADDING {
+        let (input, expected) = in_front(&case.input, &case.expected, n);
+        let what = format!("case `{}`, padded in front with {n} bytes", case.name);
+        checks += check_input::<S>(&what, &input, &expected)?;
+        if let Some((input, expected)) = behind(&case.input, &case.expected, n) {
+            let what = format!("case `{}`, padded behind with {n} bytes", case.name);
+            checks += check_input::<S>(&what, &input, &expected)?;
+        }
+    }
+    Ok(checks)
+}
+
+/// Checks `S` against the reference parser on every document of `family`.
+///
+/// # Errors
+/// The first failing document.
+pub fn check_family<S: Step>(family: Family) -> GateResult {
+    let mut checks = 0;
+    for (i, doc) in family.documents().iter().enumerate() {
+        let expected = reference::parse(doc);
+        checks += check_input::<S>(
+            &format!("random document {i} of family {family:?}"),
+            doc,
+            &expected,
+        )?;
+    }
+    Ok(checks)
+}
+
+/// Test helper: loads case `name` and panics with the readable report if `S` fails it.
+pub fn assert_case<S: Step>(name: &str) {
+    let case = load(name).unwrap_or_else(|e| panic!("{e}"));
+    if let Err(failure) = check_case::<S>(&case) {
+        panic!("\n{failure}");
+    }
+}
+
+/// Test helper: panics with the readable report if `S` fails a document of `family`.
+pub fn assert_family<S: Step>(family: Family) {
+    if let Err(failure) = check_family::<S>(family) {
+        panic!("\n{failure}");
+    }
+}
+
+/// The whole gate, as a step binary runs it before benchmarking.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GateReport {
+    /// Conformance cases checked.
+    pub cases: usize,
+    /// Random documents checked.
+    pub documents: usize,
+    /// Checks that passed (records and fingerprint count one each).
+    pub checks: usize,
+    /// The first failure of each case or family that failed.
+    pub failures: Vec<Failure>,
+}
+
+impl GateReport {
+    /// True when nothing failed.
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Runs every case and every family on `S` and reports.
+///
+/// # Errors
+/// A message when the corpus itself cannot be loaded.
+pub fn run<S: Step>() -> Result<GateReport, String> {
+    let mut report = GateReport::default();
+    for case in load_all()? {
+        report.cases += 1;
+        match check_case::<S>(&case) {
+            Ok(n) => report.checks += n,
+            Err(failure) => report.failures.push(*failure),
+        }
+    }
+    for family in Family::ALL {
+        report.documents += family.documents().len();
+        match check_family::<S>(family) {
+            Ok(n) => report.checks += n,
+            Err(failure) => report.failures.push(*failure),
+        }
+    }
+    Ok(report)
+}
+
+fn guarded<T>(f: impl FnOnce() -> T) -> Got<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(v) => Got::Returned(v),
+        Err(payload) => Got::Panicked(
+            payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "(no message)".to_string()),
+        ),
+    }
+}
+
+fn fingerprint_of(records: &[crate::step::Record]) -> Fingerprint {
+    let mut fp = Fingerprint::default();
+    for record in records {
+        fp.add_record(record.iter().map(Vec::len));
+    }
+    fp
+}
+
+/// `None` when `got` equals `expected`; else the first difference in words.
+fn describe_records(expected: &Outcome, got: &Got<Outcome>) -> Option<String> {
+    let got = match got {
+        Got::Returned(got) if got == expected => return None,
+        Got::Returned(got) => got,
+        Got::Panicked(msg) => {
+            return Some(format!(
+                "  expected {}\n  got a panic: {msg}\n",
+                show_outcome(expected)
+            ));
+        }
+    };
+    let (Ok(exp), Ok(got)) = (expected, got) else {
+        return Some(format!(
+            "  expected {}\n  got      {}\n",
+            show_outcome(expected),
+            show_outcome(got)
+        ));
+    };
+    let r = (0..exp.len().max(got.len()))
+        .find(|&r| exp.get(r) != got.get(r))
+        .unwrap_or(0);
+    let mut out = format!(
+        "  expected {} records, got {}; first difference in record {r}\n",
+        exp.len(),
+        got.len()
+    );
+    match (exp.get(r), got.get(r)) {
+        (Some(e), Some(g)) => {
+            let f = (0..e.len().max(g.len()))
+                .find(|&f| e.get(f) != g.get(f))
+                .unwrap_or(0);
+            out += &format!(
+                "  field {f} (expected {} fields in this record, got {}):\n",
+                e.len(),
+                g.len()
+            );
+            out += &format!(
+                "    expected {}\n    got      {}\n",
+                show_field(e.get(f)),
+                show_field(g.get(f))
+            );
+        }
+        (e, g) => {
+            out += &format!(
+                "    expected {}\n    got      {}\n",
+                show_record(e),
+                show_record(g)
+            );
+        }
+    }
+    Some(out)
+}
+
+fn show_outcome(outcome: &Outcome) -> String {
+    match outcome {
+        Ok(records) => format!("{} records", records.len()),
+        Err(e) => format!(
+            "the error `{}` at record {}, byte {} (line {})",
+            e.kind().name(),
+            e.record,
+            e.byte,
+            e.line
+        ),
+    }
+}
+
+fn show_field(field: Option<&Vec<u8>>) -> String {
+    field.map_or("no field".to_string(), |f| show(f, 80))
+}
+
+fn show_record(record: Option<&crate::step::Record>) -> String {
+    match record {
+        None => "no record".to_string(),
+        Some(fields) => format!(
+            "[{}]",
+            fields
+                .iter()
+                .map(|f| show(f, 40))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+fn show_fp(fp: &Result<Fingerprint, crate::error::ParseError>) -> String {
+    match fp {
+        Ok(fp) => format!(
+            "{} records, {} fields, {} bytes",
+            fp.records, fp.fields, fp.bytes
+        ),
+        Err(e) => format!("the error at record {}, byte {}", e.record, e.byte),
+    }
+}
+
+/// `bytes` as an escaped string literal (`"a\r\n\"b\xff"`), cut to `max` bytes.
+pub fn show(bytes: &[u8], max: usize) -> String {
+    let cut = &bytes[..bytes.len().min(max)];
+    let more = if bytes.len() > max {
+        format!("… ({} more bytes)", bytes.len() - max)
+    } else {
+        String::new()
+    };
+    format!("\"{}\"{more}", cut.escape_ascii())
+}
