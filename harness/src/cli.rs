@@ -189,7 +189,7 @@ pub fn time_pass<S: Step>(path: &Path, runs: u32) -> Result<Measurement, String>
         number: S::NUMBER,
         idea: S::IDEA.to_string(),
         bytes,
-        records: expected.records,
+        fingerprint: expected,
         times,
         allocs,
     })

@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use crate::alloc::{AllocCount, count_allocations};
+use crate::step::Fingerprint;
 
 /// The result of timing one step's pass over one file.
 #[derive(Clone, Debug, PartialEq)]
@@ -16,8 +17,8 @@ pub struct Measurement {
     pub idea: String,
     /// Input size in bytes.
     pub bytes: u64,
-    /// Records per pass (the header included).
-    pub records: u64,
+    /// What every run computed (the same for every run: [`crate::cli::time_pass`] checks).
+    pub fingerprint: Fingerprint,
     /// Wall time of every run, in run order.
     pub times: Vec<Duration>,
     /// Heap allocations of the last run (every run makes the same number).
@@ -48,7 +49,7 @@ impl Measurement {
 
     /// Million records per second of the best run.
     pub fn mrows_per_s(&self) -> f64 {
-        self.records as f64 / 1e6 / self.best().as_secs_f64()
+        self.fingerprint.records as f64 / 1e6 / self.best().as_secs_f64()
     }
 
     /// The results table's header: `| step | idea added | MB/s | Mrows/s | heap allocs/pass |`.
@@ -76,7 +77,12 @@ impl Measurement {
             "number": self.number,
             "idea": self.idea,
             "bytes": self.bytes,
-            "records": self.records,
+            "records": self.fingerprint.records,
+            "fingerprint": {
+                "records": self.fingerprint.records,
+                "fields": self.fingerprint.fields,
+                "bytes": self.fingerprint.bytes,
+            },
             "runs": self.times.len(),
             "times_s": self.times.iter().map(Duration::as_secs_f64).collect::<Vec<_>>(),
             "best_s": self.best().as_secs_f64(),
@@ -135,7 +141,7 @@ mod tests {
             number: 1,
             idea: "line reading + owned copies".into(),
             bytes: 130_000_000,
-            records: 2_600_000,
+            fingerprint: Fingerprint { records: 2_600_000, fields: 0, bytes: 0 },
             times: vec![
                 Duration::from_secs(2),
                 Duration::from_secs(1),
