@@ -141,7 +141,11 @@ mod tests {
             number: 1,
             idea: "line reading + owned copies".into(),
             bytes: 130_000_000,
-            fingerprint: Fingerprint { records: 2_600_000, fields: 0, bytes: 0 },
+            fingerprint: Fingerprint {
+                records: 2_600_000,
+                fields: 0,
+                bytes: 0,
+            },
             times: vec![
                 Duration::from_secs(2),
                 Duration::from_secs(1),
