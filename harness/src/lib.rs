@@ -54,6 +54,7 @@ pub mod gate;
 pub mod json;
 pub mod measure;
 pub mod padding;
+pub mod query;
 pub mod random;
 pub mod reference;
 pub mod step;
