@@ -74,6 +74,7 @@ fn terminator_at(input: &[u8], i: usize) -> Option<usize> {
     }
 }
 
+// ANCHOR: parse_field
 /// Parses the field starting at `start`; returns its cooked bytes and the index of
 /// the byte that ended it (a delimiter, the first byte of a terminator, or the end).
 fn parse_field(input: &[u8], start: usize, record: u64) -> Result<(Vec<u8>, usize), ParseError> {
@@ -109,3 +110,4 @@ fn parse_field(input: &[u8], start: usize, record: u64) -> Result<(Vec<u8>, usiz
     }
     Ok((field, i))
 }
+// ANCHOR_END: parse_field
