@@ -1,0 +1,154 @@
+//! # The baseline: what a learner would use in production
+//!
+//! Not a step of the ladder: the same pass (records, fields, cooked bytes) done with
+//! BurntSushi's [`csv`] crate, the way its documentation recommends for speed: a
+//! [`csv::ReaderBuilder`] with `has_headers(false)` and `flexible(true)`, reading
+//! every record into one reused [`csv::ByteRecord`] (no UTF-8 check, no allocation per
+//! record once the record's buffers have grown). `bench.sh` prints it as the
+//! `baseline (csv crate)` row, so every step can be read against it.
+//!
+//! It implements [`harness::Step`] so that the gate runs on it like on a step, but
+//! its binary does not stop when the gate fails: the csv crate's dialect is not
+//! ours on two points, and the binary reports them ([`survey`]) instead of hiding
+//! them. Every other rule of our dialect (BOM, blank lines, CR LF, doubled and
+//! lenient quotes, ragged records, bytes that are not UTF-8) agrees on every
+//! conformance case.
+//!
+//! ## Where the csv crate's dialect differs from ours
+//!
+//! Measured with csv 1.4 (csv-core 0.1.13) on `data/conformance/`; the baseline's tests
+//! pin the list, so a new csv version that changes it fails them.
+//!
+//! 1. **A lone CR ends a record** ([`Difference::LoneCrEndsRecord`]). The csv crate's
+//!    default terminator (`Terminator::CRLF`) takes CR, LF or CR LF as a record's end;
+//!    our rule 3 keeps every CR that is not right before an LF as data. So `a\rb,c`
+//!    LF is one record `a` CR `b`, `c` for us and two records (`a`; `b`, `c`) for the
+//!    csv crate; `a,b` CR at the end of the input keeps its CR for us and loses it in
+//!    the csv crate; a line of only CRs is a record for us and a blank line for the
+//!    csv crate. 12 cases: `cr_at_eof`, `cr_cr_lf`, `cr_mid_field`,
+//!    `cr_before_delimiter`, `cr_only_input`, `cr_only_last_line`, `lf_then_cr_data`,
+//!    `line_of_two_crs`, `delimiter_then_cr_at_eof`, `lenient_cr_after_closing`,
+//!    `lenient_cr_at_eof_after_quote`, `boundary_cr_data_split`. No setting of the
+//!    crate gives our rule: `Terminator::Any(b'\n')` would keep the CR of every CR LF.
+//!    A CR inside quotes is data in both (`quoted_cr` agrees).
+//! 2. **An unterminated quote is no error** ([`Difference::OpenQuoteClosedAtEnd`]).
+//!    Our rule 8 makes a quoted field still open at the end of the input the error
+//!    `unterminated_quote`; the csv crate ends the field there, as if a closing quote
+//!    followed, and returns the record. 15 cases: every `error_*` case and
+//!    `boundary_error_open_quote_at_64`. The baseline therefore never returns a
+//!    [`ParseError`].
+//!
+//! The bench file has neither (no CR, every quote closed), so on it the baseline's
+//! fingerprint equals the reference parser's; its binary checks that on every run.
+
+use std::io::Read;
+use std::path::Path;
+
+use harness::{Error, Fingerprint, ParseError, Record, Step};
+
+pub mod survey;
+
+pub use survey::{Difference, Survey};
+
+/// The csv crate on the harness's [`Step`] interface.
+pub struct Baseline;
+
+impl Step for Baseline {
+    /// Not on the ladder: 0 sorts it apart from the steps.
+    const NUMBER: u32 = 0;
+    const NAME: &'static str = "baseline";
+    const IDEA: &'static str = "the csv crate (one reused ByteRecord)";
+
+    fn records(input: &[u8]) -> Result<Vec<Record>, ParseError> {
+        let mut reader = reader(input);
+        let mut record = csv::ByteRecord::new();
+        let mut records = Vec::new();
+        while read(&mut reader, &mut record) {
+            records.push(record.iter().map(<[u8]>::to_vec).collect());
+        }
+        Ok(records)
+    }
+
+    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
+        let mut reader = reader(input);
+        let mut record = csv::ByteRecord::new();
+        let mut fp = Fingerprint::default();
+        while read(&mut reader, &mut record) {
+            add(&mut fp, &record);
+        }
+        Ok(fp)
+    }
+
+    fn pass(path: &Path) -> Result<Fingerprint, Error> {
+        let to_error = |e: csv::Error| match e.into_kind() {
+            csv::ErrorKind::Io(e) => Error::io(path, e),
+            other => Error::io(path, std::io::Error::other(format!("{other:?}"))),
+        };
+        let mut reader = builder().from_path(path).map_err(to_error)?;
+        let mut record = csv::ByteRecord::new();
+        let mut fp = Fingerprint::default();
+        while reader.read_byte_record(&mut record).map_err(to_error)? {
+            add(&mut fp, &record);
+        }
+        Ok(fp)
+    }
+}
+
+// ANCHOR: builder
+/// The reader settings of every baseline pass: no header row (the header is a record,
+/// as in every step), records of any length, everything else the crate's default
+/// (delimiter `,`, quote `"`, doubled quotes, terminator CR, LF or CR LF).
+fn builder() -> csv::ReaderBuilder {
+    let mut builder = csv::ReaderBuilder::new();
+    builder.has_headers(false).flexible(true);
+    builder
+}
+// ANCHOR_END: builder
+
+fn reader<R: Read>(input: R) -> csv::Reader<R> {
+    builder().from_reader(input)
+}
+
+/// Reads the next record into `record`; false at the end of the input.
+fn read(reader: &mut csv::Reader<&[u8]>, record: &mut csv::ByteRecord) -> bool {
+    reader
+        .read_byte_record(record)
+        // Reading bytes from memory cannot fail, and a flexible reader of ByteRecords
+        // has no error of its own (no UTF-8 check, no record-length check).
+        .expect("a flexible ByteRecord reader over a byte slice cannot fail")
+}
+
+/// Adds `record` to `fp`: `as_slice` is all its fields' bytes end to end.
+fn add(fp: &mut Fingerprint, record: &csv::ByteRecord) {
+    fp.records += 1;
+    fp.fields += record.len() as u64;
+    fp.bytes += record.as_slice().len() as u64;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fingerprint_counts_cooked_bytes() {
+        let input = b"\xEF\xBB\xBFa,\"b,\"\"c\"\n\n\"\",,\r\nlast";
+        let fp = Baseline::fingerprint(input).unwrap();
+        assert_eq!(fp, harness::reference::fingerprint(input).unwrap());
+        assert_eq!((fp.records, fp.fields, fp.bytes), (3, 6, 9));
+    }
+
+    #[test]
+    fn a_lone_cr_ends_a_record_in_the_csv_crate() {
+        let got = Baseline::records(b"a\rb,c\n").unwrap();
+        assert_eq!(
+            got,
+            vec![vec![b"a".to_vec()], vec![b"b".to_vec(), b"c".to_vec()]]
+        );
+    }
+
+    #[test]
+    fn an_open_quote_at_the_end_is_closed_without_an_error() {
+        let got = Baseline::records(b"a,\"b\nc").unwrap();
+        assert_eq!(got, vec![vec![b"a".to_vec(), b"b\nc".to_vec()]]);
+    }
+}
