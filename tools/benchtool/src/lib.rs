@@ -1,0 +1,16 @@
+//! `benchtool`: what `bench.sh` needs besides the step binaries, kept out of the
+//! harness so that steps stay light to build (plotters is a dependency of this crate
+//! only).
+//!
+//! - [`limit`]: the `limit` row, an LF count with `memchr` over a memory map, on one
+//!   core or on N threads; it prints the same JSON as a step.
+//! - [`report`]: groups the runs `bench.sh` collected into rows (best of N each),
+//!   writes `results.json` and the markdown table.
+//! - [`chart`]: the SVG bar chart of MB/s per row, from `results.json`.
+//!
+//! Units as everywhere in this repository: MB = 10^6 bytes, MB/s is input bytes per
+//! second.
+
+pub mod chart;
+pub mod limit;
+pub mod report;

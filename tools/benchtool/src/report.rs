@@ -1,0 +1,354 @@
+//! From the runs `bench.sh` collected to `results.json` and the markdown table.
+//!
+//! `bench.sh` runs every binary once per round (`--json --runs 1`) and appends one line
+//! per run to a JSON-lines file: `{"round": R, "role": "step"|"baseline"|"limit",
+//! "result": {…the binary's JSON…}}`. This module groups the runs into rows, keeps each
+//! row's best run, and adds the two ratios of the table: MB/s over step 1's, and over
+//! the one-core limit's.
+
+use std::path::{Path, PathBuf};
+
+use harness::measure::thousands;
+use serde_json::{Value, json};
+
+/// What a row is: a step of the ladder, the csv crate's baseline, or a limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Role {
+    /// A step of the ladder (`stepN`).
+    Step,
+    /// The `baseline` binary: the csv crate.
+    Baseline,
+    /// `benchtool limit`: an LF count with memchr, not a parse.
+    Limit,
+}
+
+impl Role {
+    /// The name in the runs file and in `results.json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Step => "step",
+            Role::Baseline => "baseline",
+            Role::Limit => "limit",
+        }
+    }
+
+    fn parse(name: &str) -> Result<Role, String> {
+        [Role::Step, Role::Baseline, Role::Limit]
+            .into_iter()
+            .find(|r| r.name() == name)
+            .ok_or_else(|| format!("unknown role `{name}`"))
+    }
+}
+
+/// One row of the table: every run of one binary (one thread count, for a limit).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Step, baseline or limit.
+    pub role: Role,
+    /// The binary's JSON of each run, in round order.
+    pub runs: Vec<Value>,
+}
+
+impl Row {
+    fn first(&self, key: &str) -> &Value {
+        &self.runs[0][key]
+    }
+
+    /// `stepN`, `baseline` or `limit`.
+    pub fn step(&self) -> &str {
+        self.first("step").as_str().unwrap_or("?")
+    }
+
+    /// The step's number (0 for the baseline and the limits).
+    pub fn number(&self) -> u64 {
+        self.first("number").as_u64().unwrap_or(0)
+    }
+
+    /// Threads of a limit row (1 for every other row).
+    pub fn threads(&self) -> u64 {
+        self.first("threads").as_u64().unwrap_or(1)
+    }
+
+    /// The idea the row adds, as its binary says.
+    pub fn idea(&self) -> &str {
+        self.first("idea").as_str().unwrap_or("")
+    }
+
+    /// The row's name in the table and the chart: `1 step1`, `baseline (csv crate)`,
+    /// `limit, 1 core`, `limit, 2 threads`.
+    pub fn label(&self) -> String {
+        match self.role {
+            Role::Step => format!("{} {}", self.number(), self.step()),
+            Role::Baseline => "baseline (csv crate)".to_string(),
+            Role::Limit if self.threads() == 1 => "limit, 1 core".to_string(),
+            Role::Limit => format!("limit, {} threads", self.threads()),
+        }
+    }
+
+    /// The fastest run: the least disturbed by the rest of the machine.
+    pub fn best(&self) -> &Value {
+        let best_s = |v: &Value| v["best_s"].as_f64().unwrap_or(f64::INFINITY);
+        self.runs
+            .iter()
+            .min_by(|a, b| best_s(a).total_cmp(&best_s(b)))
+            .expect("a row has at least one run")
+    }
+
+    /// MB/s of the best run (MB = 10^6 bytes).
+    pub fn mb_per_s(&self) -> f64 {
+        self.best()["mb_per_s"].as_f64().unwrap_or(0.0)
+    }
+
+    fn key(&self) -> (Role, u64, u64) {
+        (self.role, self.number(), self.threads())
+    }
+}
+
+/// Groups the lines of a runs file into rows: steps by number, then the baseline, then
+/// the limits by thread count.
+///
+/// # Errors
+/// A message naming the first line that is not a run.
+pub fn rows(runs_file: &str) -> Result<Vec<Row>, String> {
+    let mut rows: Vec<Row> = Vec::new();
+    for (i, line) in runs_file
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let bad = |what: &str| format!("runs file, line {}: {what}", i + 1);
+        let value: Value = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
+        let role = Role::parse(value["role"].as_str().ok_or_else(|| bad("no role"))?)?;
+        let result = value["result"].clone();
+        if !result["best_s"].is_number() {
+            return Err(bad("no measurement (best_s) in the result"));
+        }
+        let row = Row {
+            role,
+            runs: vec![result],
+        };
+        match rows.iter_mut().find(|r| r.key() == row.key()) {
+            Some(existing) => existing.runs.extend(row.runs),
+            None => rows.push(row),
+        }
+    }
+    rows.sort_by_key(Row::key);
+    Ok(rows)
+}
+
+/// What `bench.sh` knows about the machine and the run, from its command line.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Meta {
+    /// CPU model.
+    pub cpu: String,
+    /// Cores the OS shows.
+    pub cores: String,
+    /// Memory, in words (`23.4 GiB`).
+    pub memory: String,
+    /// `uname -sr`.
+    pub os: String,
+    /// `rustc --version`.
+    pub rustc: String,
+    /// The measured file.
+    pub file: PathBuf,
+    /// Rounds: each row's runs (best of this many).
+    pub runs: u32,
+}
+
+/// The measured file's size and line endings, counted once.
+///
+/// # Errors
+/// A message when the file cannot be read.
+pub fn file_info(path: &Path) -> Result<Value, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let lfs = memchr::memchr_iter(b'\n', &bytes).count();
+    let crlfs = memchr::memmem::find_iter(&bytes, b"\r\n").count();
+    let line_ending = match (lfs, crlfs) {
+        (_, 0) => "LF".to_string(),
+        (l, c) if l == c => "CRLF".to_string(),
+        (l, c) => format!(
+            "mixed ({} CRLF of {} LF)",
+            thousands(c as u64),
+            thousands(l as u64)
+        ),
+    };
+    Ok(json!({
+        "path": path.display().to_string(),
+        "bytes": bytes.len(),
+        "mb": bytes.len() as f64 / 1e6,
+        "lfs": lfs,
+        "line_ending": line_ending,
+    }))
+}
+
+/// `results.json`: the machine, the toolchain, the file, and every run of every row
+/// with the row's best figures and ratios.
+pub fn results(meta: &Meta, file: Value, rows: &[Row]) -> Value {
+    let step1 = rows
+        .iter()
+        .find(|r| r.role == Role::Step && r.number() == 1);
+    let limit = rows
+        .iter()
+        .find(|r| r.role == Role::Limit && r.threads() == 1);
+    let reference = rows.iter().find(|r| r.role == Role::Step);
+    let mut file = file;
+    if let Some(r) = reference {
+        file["records"] = r.best()["fingerprint"]["records"].clone();
+    }
+    let rows: Vec<Value> = rows
+        .iter()
+        .map(|row| {
+            let best = row.best();
+            let ratio = |other: Option<&Row>| other.map(|o| row.mb_per_s() / o.mb_per_s());
+            let mut value = json!({
+                "label": row.label(),
+                "role": row.role.name(),
+                "step": row.step(),
+                "number": row.number(),
+                "threads": row.threads(),
+                "idea": row.idea(),
+                "best_s": best["best_s"],
+                "mb_per_s": best["mb_per_s"],
+                "mrows_per_s": best["mrows_per_s"],
+                "allocs_per_pass": best["allocs_per_pass"],
+                "x_step1": ratio(step1),
+                "fraction_of_limit": ratio(limit),
+                "runs": row.runs,
+            });
+            if row.role != Role::Limit {
+                let same = reference.map(|r| r.best()["fingerprint"] == best["fingerprint"]);
+                value["fingerprint"] = best["fingerprint"].clone();
+                value["fingerprint_matches_first_step"] = same.into();
+            }
+            value
+        })
+        .collect();
+    json!({
+        "machine": { "cpu": meta.cpu, "cores": meta.cores, "memory": meta.memory, "os": meta.os },
+        "toolchain": meta.rustc,
+        "file": file,
+        "runs_per_row": meta.runs,
+        "interleaved": true,
+        "rows": rows,
+    })
+}
+
+/// The lines above the table: machine, toolchain, file, runs.
+pub fn preamble(results: &Value) -> String {
+    let m = &results["machine"];
+    let f = &results["file"];
+    let records = f["records"]
+        .as_u64()
+        .map_or(String::new(), |r| format!("{} records, ", thousands(r)));
+    format!(
+        "- Machine: {}, {} cores, {} memory ({})\n- Toolchain: {}\n- File: `{}`: {}{:.1} MB, {} line endings\n\
+         - Runs: best of {} per row, interleaved (round 1 of every row, then round 2, …)\n",
+        s(&m["cpu"]),
+        s(&m["cores"]),
+        s(&m["memory"]),
+        s(&m["os"]),
+        s(&results["toolchain"]),
+        s(&f["path"]),
+        records,
+        f["mb"].as_f64().unwrap_or(0.0),
+        s(&f["line_ending"]),
+        results["runs_per_row"]
+    )
+}
+
+/// The markdown table of `results`, with its notes.
+pub fn table(results: &Value) -> String {
+    let mut out = String::from(
+        "| step | idea added | MB/s | Mrows/s | heap allocs/pass | x step 1 | % of limit |\n\
+         |---|---|---:|---:|---:|---:|---:|\n",
+    );
+    let empty = Vec::new();
+    for row in results["rows"].as_array().unwrap_or(&empty) {
+        let f = |key: &str| row[key].as_f64();
+        let mut label = s(&row["label"]).to_string();
+        if row["fingerprint_matches_first_step"] == false {
+            label += " (fingerprint differs)";
+        }
+        out += &format!(
+            "| {} | {} | {} | {:.1} | {} | {} | {} |\n",
+            label,
+            s(&row["idea"]),
+            thousands(f("mb_per_s").unwrap_or(0.0).round() as u64),
+            f("mrows_per_s").unwrap_or(0.0),
+            thousands(row["allocs_per_pass"].as_u64().unwrap_or(0)),
+            f("x_step1").map_or("–".to_string(), |x| format!("{x:.1}")),
+            f("fraction_of_limit").map_or("–".to_string(), percent),
+        );
+    }
+    out += "\nMB = 10^6 bytes of input; Mrows/s = 10^6 records per second (for a limit row: \
+            10^6 LFs per second). x step 1: MB/s over step 1's. % of limit: MB/s over the \
+            one-core limit's (an LF count with memchr over a memory map: no parse can be \
+            faster on one core).\n";
+    out
+}
+
+fn percent(fraction: f64) -> String {
+    match fraction * 100.0 {
+        p if p < 10.0 => format!("{p:.1}%"),
+        p => format!("{p:.0}%"),
+    }
+}
+
+fn s(v: &Value) -> &str {
+    v.as_str().unwrap_or("?")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(role: &str, step: &str, number: u32, best_s: f64, mb_per_s: f64) -> String {
+        json!({"role": role, "result": {"step": step, "number": number, "idea": "i",
+            "best_s": best_s, "mb_per_s": mb_per_s, "mrows_per_s": 1.0, "allocs_per_pass": 1234,
+            "fingerprint": {"records": 3, "fields": 3, "bytes": 3}}})
+        .to_string()
+    }
+
+    #[test]
+    fn rows_keep_the_best_run_and_the_ladder_order() {
+        let lines = [
+            run("limit", "limit", 0, 0.01, 5000.0),
+            run("step", "step2", 2, 0.2, 250.0),
+            run("step", "step1", 1, 0.5, 100.0),
+            run("baseline", "baseline", 0, 0.1, 500.0),
+            run("step", "step1", 1, 0.4, 125.0),
+        ]
+        .join("\n");
+        let rows = rows(&lines).unwrap();
+        let labels: Vec<_> = rows.iter().map(Row::label).collect();
+        assert_eq!(
+            labels,
+            [
+                "1 step1",
+                "2 step2",
+                "baseline (csv crate)",
+                "limit, 1 core"
+            ]
+        );
+        assert_eq!(rows[0].runs.len(), 2);
+        assert_eq!(rows[0].mb_per_s(), 125.0);
+        let results = results(&Meta::default(), json!({}), &rows);
+        assert_eq!(results["file"]["records"], 3);
+        let table = table(&results);
+        assert!(
+            table.contains("| 1 step1 | i | 125 | 1.0 | 1,234 | 1.0 | 2.5% |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| 2 step2 | i | 250 | 1.0 | 1,234 | 2.0 | 5.0% |"),
+            "{table}"
+        );
+        assert!(table.contains("| limit, 1 core | i | 5,000 | 1.0 | 1,234 | 40.0 | 100% |"));
+    }
+
+    #[test]
+    fn a_line_that_is_not_a_run_is_named() {
+        let err = rows("\n{\"role\": \"step\", \"result\": {}}").unwrap_err();
+        assert!(err.contains("line 2"), "{err}");
+    }
+}
