@@ -1,0 +1,8 @@
+//! `step4 [FILE] [--runs N] [--json] [--records FILE]`: gate, then measure (see `harness::cli`).
+
+#[global_allocator]
+static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
+
+fn main() -> std::process::ExitCode {
+    harness::cli::run::<step4::Step4>()
+}
