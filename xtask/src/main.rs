@@ -2,8 +2,9 @@
 //!
 //! - `cargo x ci`: exactly what `.ci/run` runs, in the same order: format check,
 //!   clippy, the tests (the README's test command), then a smoke run of every step
-//!   binary on a small generated file and a `--records` check of every conformance
-//!   case through every step binary.
+//!   binary on a small generated file, a `--records` check of every conformance
+//!   case through every step binary, and `./bench.sh --quick` (the results table,
+//!   `results.json` and the chart, on a small file, one run).
 //! - `cargo stepdiff A B` (`cargo x diff A B`): the source diff from step A to step B,
 //!   which is the one idea that step B adds.
 //! - `cargo x steps`: the steps of the ladder, in order.
@@ -104,6 +105,10 @@ fn ci(root: &Path) -> Result<(), String> {
     )?;
     run(root, "cargo", &["test", "--workspace"])?; // the README's test command
     smoke(root)?;
+    // The whole bench pipeline on a small file: every step, the baseline, the limit,
+    // results.json and the chart (under target/bench/quick/, so a real run's results
+    // in target/bench/ stay).
+    run(root, "bash", &["bench.sh", "--quick"])?;
     book(root)?;
     println!("\nci: all checks passed");
     Ok(())

@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# bench.sh: every step's row of the results table on one file, on this machine, with the
+# csv crate's baseline and the limit of the hardware beside them. Run `./bench.sh --help`.
+set -euo pipefail
+export LC_ALL=C # decimal points, not commas, in printf and awk
+
+usage() {
+  cat <<'EOF'
+Usage: ./bench.sh [--rows N | --file PATH | --quick] [--runs N] [--steps LIST] [--threads [N]]
+
+Builds every step (cargo build --release --workspace --bins), then runs each step binary,
+the csv crate's baseline and the limit on the same file, --runs times, interleaved (round 1
+of every row, then round 2, ...), and prints the best run of each row as a table:
+
+  | step | idea added | MB/s | Mrows/s | heap allocs/pass | x step 1 | % of limit |
+
+Every step binary passes the gate before it measures; bench.sh stops, naming the step,
+when a gate fails, a run fails, or a step's fingerprint (records, fields, bytes) differs
+from the first step's on the same file. The baseline (the csv crate) is measured even
+though its dialect differs from ours on some conformance cases: it says which, and why.
+
+Options:
+  --rows N       measure data/bench-N.csv, generated (by gen) when missing
+  --file PATH    measure PATH
+  --quick        a small generated file (20,000 rows) and one run, written under
+                 target/bench/quick/: what CI runs
+  --runs N       runs of each row; the best is reported [default: 3]
+  --steps LIST   only these steps, e.g. 1,3,4 [default: every steps/stepN_* crate]
+  --threads [N]  add a limit row counted on N threads [default N: every core]
+  -h, --help     this text
+
+Default file: data/bench.csv (1,000,000 rows), generated when missing.
+Writes target/bench/results.json (machine, toolchain, file, every run of every row),
+target/bench/table.md (the table with the lines above it) and target/bench/mbps.svg
+(the chart of MB/s per row the book shows); the runs' logs go to target/bench/logs/.
+MB = 10^6 bytes.
+EOF
+}
+
+die() {
+  echo "bench.sh: $*" >&2
+  exit 1
+}
+
+cd "$(dirname "$0")"
+root=$PWD
+
+rows="" file="" runs="" steps_list="" quick=0 threads=""
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --rows) rows=${2:?--rows needs N}; shift 2 ;;
+    --file) file=${2:?--file needs PATH}; shift 2 ;;
+    --runs) runs=${2:?--runs needs N}; shift 2 ;;
+    --steps) steps_list=${2:?--steps needs a LIST such as 1,3,4}; shift 2 ;;
+    --quick) quick=1; shift ;;
+    --threads)
+      if [[ ${2:-} =~ ^[0-9]+$ ]]; then threads=$2; shift 2; else threads=all; shift; fi ;;
+    -h | --help) usage; exit 0 ;;
+    *) die "unknown option '$1' (see ./bench.sh --help)" ;;
+  esac
+done
+
+positive() { [[ $1 =~ ^[0-9]+$ && $1 -gt 0 ]] || die "$2 must be a positive integer, got '$1'"; }
+[[ -z $rows ]] || positive "$rows" --rows
+[[ -z $runs ]] || positive "$runs" --runs
+[[ -z $threads || $threads == all ]] || positive "$threads" --threads
+(( (quick > 0) + (${#rows} > 0) + (${#file} > 0) <= 1 )) || die "--rows, --file and --quick exclude each other"
+[[ -z $file || -f $file ]] || die "no such file: $file"
+
+# --- the machine --------------------------------------------------------------------
+cpu_model() {
+  local model=""
+  if [[ -r /proc/cpuinfo ]]; then
+    model=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
+    local family cpu_model_number
+    family=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ' || true)
+    cpu_model_number=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ' || true)
+    [[ -z $family ]] || model="$model (family $family, model $cpu_model_number)"
+  fi
+  [[ -n $model ]] || model=$(sysctl -n machdep.cpu.brand_string 2>/dev/null || uname -m)
+  echo "$model"
+}
+cores() { nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo "?"; }
+memory() {
+  if [[ -r /proc/meminfo ]]; then
+    awk '/^MemTotal:/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo
+  else
+    local bytes
+    bytes=$(sysctl -n hw.memsize 2>/dev/null || echo 0)
+    awk -v b="$bytes" 'BEGIN { printf "%.1f GiB", b / 1073741824 }'
+  fi
+}
+cpu=$(cpu_model)
+ncores=$(cores)
+mem=$(memory)
+os=$(uname -sr)
+rustc_version=$(rustc --version)
+[[ $threads != all ]] || threads=$ncores
+
+# --- build ---------------------------------------------------------------------------
+echo "==> cargo build --release --workspace --bins" >&2
+cargo build --release --workspace --bins
+target_dir=$(cargo metadata --format-version 1 --no-deps |
+  sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+[[ -n $target_dir ]] || target_dir=${CARGO_TARGET_DIR:-target}
+bin=$target_dir/release
+
+# --- the steps -----------------------------------------------------------------------
+# Every steps/stepN_* crate, in ladder order, as "N package"; the binary is the package.
+all_steps=()
+while read -r line; do all_steps+=("$line"); done < <(
+  for dir in steps/step*_*/; do
+    n=${dir#steps/step}
+    n=${n%%_*}
+    [[ $n =~ ^[0-9]+$ && -f $dir/Cargo.toml ]] || continue
+    package=$(sed -n 's/^name *= *"\(.*\)"/\1/p' "$dir/Cargo.toml" | head -n 1)
+    echo "$n $package"
+  done | sort -n
+)
+steps=()
+if [[ -z $steps_list ]]; then
+  steps=("${all_steps[@]}")
+else
+  IFS=, read -r -a wanted <<<"$steps_list"
+  for n in "${wanted[@]}"; do
+    [[ $n =~ ^[0-9]+$ ]] || die "--steps: '$n' is not a step number"
+    found=""
+    for s in "${all_steps[@]}"; do [[ ${s%% *} == "$n" ]] && found=$s; done
+    [[ -n $found ]] || die "--steps: there is no step $n (steps: $(echo "${all_steps[@]%% *}"))"
+    steps+=("$found")
+  done
+fi
+[[ ${#steps[@]} -gt 0 ]] || die "no steps found under steps/"
+# Ladder order, whatever the order of --steps: the first step is the fingerprint's reference.
+sorted=()
+while read -r line; do sorted+=("$line"); done < <(printf '%s\n' "${steps[@]}" | sort -n -u)
+steps=("${sorted[@]}")
+
+# --- the file ------------------------------------------------------------------------
+out_dir=$root/target/bench
+if (( quick )); then
+  out_dir=$root/target/bench/quick
+  mkdir -p "$out_dir"
+  file=target/bench/quick/quick.csv
+  "$bin/gen" --rows 20000 --out "$file" >/dev/null
+  runs=${runs:-1}
+elif [[ -n $rows ]]; then
+  file=data/bench-$rows.csv
+  [[ -f $file ]] || "$bin/gen" --rows "$rows" --out "$file"
+elif [[ -z $file ]]; then
+  file=data/bench.csv
+  [[ -f $file ]] || "$bin/gen" --out "$file"
+fi
+[[ -f $file ]] || die "no such file: $file"
+runs=${runs:-3}
+mkdir -p "$out_dir/logs"
+runs_file=$out_dir/runs.jsonl
+: >"$runs_file"
+
+step_names=("${steps[@]#* }")
+bytes=$(wc -c <"$file" | tr -d ' ')
+if head -c 1000000 "$file" | grep -q $'\r$'; then ending=CRLF; else ending=LF; fi
+cat >&2 <<EOF
+
+Machine:   $cpu, $ncores cores, $mem memory ($os)
+Toolchain: $rustc_version
+File:      $file ($(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB, $ending line endings)
+Runs:      best of $runs per row, interleaved (round 1 of every row, then round 2, ...)
+Rows:      ${step_names[*]}, the baseline (csv crate), the limit${threads:+ (1 core and $threads threads)}
+EOF
+
+# --- the runs ------------------------------------------------------------------------
+# Each row is "role name [limit options]", run once per round with --json --runs 1.
+rows_to_run=()
+for name in "${step_names[@]}"; do rows_to_run+=("step $name"); done
+rows_to_run+=("baseline baseline" "limit limit")
+[[ -z $threads ]] || rows_to_run+=("limit limit-$threads --threads $threads")
+
+first_fingerprint="" first_step="" baseline_note=""
+json_field() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" <<<"$2"; }
+
+run_row() { # round, role, name, limit options...
+  local round=$1 role=$2 name=$3
+  shift 3
+  local command=("$bin/$name")
+  [[ $role != limit ]] || command=("$bin/benchtool" limit "$@")
+  local log=$out_dir/logs/$name.$round.log json status=0
+  json=$("${command[@]}" "$file" --json --runs 1 2>"$log") || status=$?
+  if (( status != 0 )) || [[ $json != \{* ]]; then
+    sed 's/^/    /' "$log" | tail -n 40 >&2
+    die "$name failed (exit status $status) on $file: its gate or its pass failed; log: $log"
+  fi
+  if (( round == 1 )); then sed 's/^/    /' "$log" >&2; fi
+  local fingerprint
+  fingerprint=$(grep -o '"fingerprint":{[^}]*}' <<<"$json" | head -n 1)
+  if [[ $role == step ]]; then
+    if [[ -z $first_fingerprint ]]; then
+      first_fingerprint=$fingerprint first_step=$name
+    elif [[ $fingerprint != "$first_fingerprint" ]]; then
+      die "$name's fingerprint differs from $first_step's on $file: $fingerprint, not $first_fingerprint"
+    fi
+  elif [[ $role == baseline && -n $first_fingerprint && $fingerprint != "$first_fingerprint" ]]; then
+    baseline_note="the baseline's fingerprint differs from $first_step's on $file ($fingerprint, not $first_fingerprint): the csv crate's dialect is not ours (see its log)"
+  fi
+  printf '{"round":%d,"role":"%s","result":%s}\n' "$round" "$role" "$json" >>"$runs_file"
+  printf '  round %d/%d  %-12s %8.0f MB/s\n' "$round" "$runs" "$name" "$(json_field mb_per_s "$json")" >&2
+}
+
+echo >&2
+for ((round = 1; round <= runs; round++)); do
+  for row in "${rows_to_run[@]}"; do
+    read -r -a words <<<"$row"
+    run_row "$round" "${words[@]}"
+  done
+done
+
+# --- the table, results.json and the chart -------------------------------------------
+echo >&2
+"$bin/benchtool" report --runs-file "$runs_file" --out-dir "$out_dir" --file "$file" --runs "$runs" \
+  --cpu "$cpu" --cores "$ncores" --memory "$mem" --os "$os" --rustc "$rustc_version"
+"$bin/benchtool" chart "$out_dir/results.json" --out "$out_dir/mbps.svg"
+if [[ -n $baseline_note ]]; then
+  echo "Note: $baseline_note" >&2
+else
+  echo "The baseline's fingerprint equals $first_step's on this file." >&2
+fi
+echo "Wrote ${out_dir#"$root"/}/results.json, table.md and mbps.svg." >&2
