@@ -234,7 +234,11 @@ fn check_book_includes(src: &Path) -> Result<usize, String> {
             }
         }
     }
-    if problems.is_empty() { Ok(count) } else { Err(problems.join("\n")) }
+    if problems.is_empty() {
+        Ok(count)
+    } else {
+        Err(problems.join("\n"))
+    }
 }
 
 /// True when a line of `body` holds `MARKER: name` as mdBook reads it: the name is the
@@ -243,9 +247,15 @@ fn has_marker(body: &str, marker: &str, name: &str) -> bool {
     let tag = format!("{marker}:");
     body.lines().any(|line| {
         line.match_indices(&tag).any(|(at, _)| {
-            let word_before = line[..at].chars().next_back().is_some_and(|c| c.is_alphanumeric() || c == '_');
+            let word_before = line[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_');
             let rest = line[at + tag.len()..].trim_start();
-            let word: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-').collect();
+            let word: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
+                .collect();
             !word_before && word == name
         })
     })
@@ -253,14 +263,20 @@ fn has_marker(body: &str, marker: &str, name: &str) -> bool {
 
 /// `(path, anchor)` of every `{{#include path[:anchor]}}` in `text`.
 fn includes(text: &str) -> Vec<(String, Option<String>)> {
-    text.split("{{#").skip(1).filter_map(|rest| {
-        let inner = rest.split("}}").next()?;
-        let arg = inner.strip_prefix("include ").or_else(|| inner.strip_prefix("rustdoc_include "))?.trim();
-        Some(match arg.split_once(':') {
-            Some((path, anchor)) => (path.to_string(), Some(anchor.to_string())),
-            None => (arg.to_string(), None),
+    text.split("{{#")
+        .skip(1)
+        .filter_map(|rest| {
+            let inner = rest.split("}}").next()?;
+            let arg = inner
+                .strip_prefix("include ")
+                .or_else(|| inner.strip_prefix("rustdoc_include "))?
+                .trim();
+            Some(match arg.split_once(':') {
+                Some((path, anchor)) => (path.to_string(), Some(anchor.to_string())),
+                None => (arg.to_string(), None),
+            })
         })
-    }).collect()
+        .collect()
 }
 
 fn markdown_files(dir: &Path) -> Vec<PathBuf> {
@@ -286,7 +302,10 @@ mod tests {
         let text = "a {{#include ../x.rs:state}} b {{#include ../y.md}} {{#title t}}";
         assert_eq!(
             includes(text),
-            [("../x.rs".to_string(), Some("state".to_string())), ("../y.md".to_string(), None)]
+            [
+                ("../x.rs".to_string(), Some("state".to_string())),
+                ("../y.md".to_string(), None)
+            ]
         );
     }
 
@@ -300,12 +319,25 @@ mod tests {
     fn a_missing_anchor_or_a_line_number_fails() {
         let dir = std::env::temp_dir().join(format!("xtask-book-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("code.rs"), "// ANCHOR: real\nfn f() {}\n// ANCHOR_END: real\n").unwrap();
+        std::fs::write(
+            dir.join("code.rs"),
+            "// ANCHOR: real\nfn f() {}\n// ANCHOR_END: real\n",
+        )
+        .unwrap();
         std::fs::write(dir.join("ok.md"), "{{#include code.rs:real}}").unwrap();
         assert_eq!(check_book_includes(&dir), Ok(1));
-        std::fs::write(dir.join("bad.md"), "{{#include code.rs:gone}} {{#include code.rs:1:3}} {{#include none.rs}}").unwrap();
+        std::fs::write(
+            dir.join("bad.md"),
+            "{{#include code.rs:gone}} {{#include code.rs:1:3}} {{#include none.rs}}",
+        )
+        .unwrap();
         let err = check_book_includes(&dir).unwrap_err();
-        assert!(err.contains("anchor `gone` not found") && err.contains("line number") && err.contains("no such file"), "{err}");
+        assert!(
+            err.contains("anchor `gone` not found")
+                && err.contains("line number")
+                && err.contains("no such file"),
+            "{err}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
