@@ -226,11 +226,14 @@ fn check_book_includes(src: &Path) -> Result<usize, String> {
                 Some(a) if a.chars().next().is_some_and(|c| c.is_ascii_digit()) => {
                     problems.push(format!("{where_}: includes by line number; use an anchor"));
                 }
-                Some(a) => {
-                    if !has_marker(&body, "ANCHOR", &a) || !has_marker(&body, "ANCHOR_END", &a) {
-                        problems.push(format!("{where_}: anchor `{a}` not found (needs ANCHOR: {a} and ANCHOR_END: {a})"));
-                    }
+                Some(a)
+                    if !has_marker(&body, "ANCHOR", &a) || !has_marker(&body, "ANCHOR_END", &a) =>
+                {
+                    problems.push(format!(
+                        "{where_}: anchor `{a}` not found (needs ANCHOR: {a} and ANCHOR_END: {a})"
+                    ));
                 }
+                Some(_) => {}
             }
         }
     }
