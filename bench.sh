@@ -10,7 +10,8 @@ Usage: ./bench.sh [--rows N | --file PATH | --quick] [--runs N] [--steps LIST] [
 
 Builds every step (cargo build --release --workspace --bins), then runs each step binary,
 the csv crate's baseline and the limit on the same file, --runs times, interleaved (round 1
-of every row, then round 2, ...), and prints the best run of each row as a table:
+of every row, then round 2, ...), each run a process of its own (`--json --runs 1`, or
+`--row-json --runs 1` for a step that has it), and prints each row's best run as a table:
 
   | step | idea added | MB/s | Mrows/s | heap allocs/pass | x step 1 | % of limit |
 
@@ -117,6 +118,7 @@ while read -r line; do all_steps+=("$line"); done < <(
     echo "$n $package"
   done | sort -n
 )
+[[ ${#all_steps[@]} -gt 0 ]] || die "no steps found under steps/ (crates steps/stepN_*)"
 steps=()
 if [[ -z $steps_list ]]; then
   steps=("${all_steps[@]}")
@@ -125,12 +127,13 @@ else
   for n in "${wanted[@]}"; do
     [[ $n =~ ^[0-9]+$ ]] || die "--steps: '$n' is not a step number"
     found=""
-    for s in "${all_steps[@]}"; do [[ ${s%% *} == "$n" ]] && found=$s; done
+    for s in "${all_steps[@]}"; do
+      if [[ ${s%% *} == "$n" ]]; then found=$s; fi
+    done
     [[ -n $found ]] || die "--steps: there is no step $n (steps: $(echo "${all_steps[@]%% *}"))"
     steps+=("$found")
   done
 fi
-[[ ${#steps[@]} -gt 0 ]] || die "no steps found under steps/"
 # Ladder order, whatever the order of --steps: the first step is the fingerprint's reference.
 sorted=()
 while read -r line; do sorted+=("$line"); done < <(printf '%s\n' "${steps[@]}" | sort -n -u)
@@ -154,12 +157,14 @@ fi
 [[ -f $file ]] || die "no such file: $file"
 runs=${runs:-3}
 mkdir -p "$out_dir/logs"
+rm -f "$out_dir"/logs/*.log
 runs_file=$out_dir/runs.jsonl
 : >"$runs_file"
 
 step_names=("${steps[@]#* }")
 bytes=$(wc -c <"$file" | tr -d ' ')
-if head -c 1000000 "$file" | grep -q $'\r$'; then ending=CRLF; else ending=LF; fi
+crs=$(head -c 1000000 "$file" | tr -cd '\r' | wc -c | tr -d ' ')
+if (( crs > 0 )); then ending=CRLF; else ending=LF; fi # a first look; the table counts
 cat >&2 <<EOF
 
 Machine:   $cpu, $ncores cores, $mem memory ($os)
@@ -170,25 +175,35 @@ Rows:      ${step_names[*]}, the baseline (csv crate), the limit${threads:+ (1 c
 EOF
 
 # --- the runs ------------------------------------------------------------------------
-# Each row is "role name [limit options]", run once per round with --json --runs 1.
+# Each row is "role name flag [limit options]", run once per round with `flag --runs 1`,
+# where flag prints the measurement as JSON: --row-json where a step has it (a query
+# step's --json prints its answer instead), else --json.
 rows_to_run=()
-for name in "${step_names[@]}"; do rows_to_run+=("step $name"); done
-rows_to_run+=("baseline baseline" "limit limit")
-[[ -z $threads ]] || rows_to_run+=("limit limit-$threads --threads $threads")
+for name in "${step_names[@]}"; do
+  flag=--json
+  help=$("$bin/$name" --help 2>/dev/null || true)
+  if [[ $help == *--row-json* ]]; then flag=--row-json; fi
+  rows_to_run+=("step $name $flag")
+done
+rows_to_run+=("baseline baseline --json" "limit limit --json")
+[[ -z $threads ]] || rows_to_run+=("limit limit-$threads --json --threads $threads")
 
 first_fingerprint="" first_step="" baseline_note=""
 json_field() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" <<<"$2"; }
 
-run_row() { # round, role, name, limit options...
-  local round=$1 role=$2 name=$3
-  shift 3
+run_row() { # round, role, name, flag, limit options...
+  local round=$1 role=$2 name=$3 flag=$4
+  shift 4
   local command=("$bin/$name")
-  [[ $role != limit ]] || command=("$bin/benchtool" limit "$@")
+  if [[ $role == limit ]]; then command=("$bin/benchtool" limit "$@"); fi
   local log=$out_dir/logs/$name.$round.log json status=0
-  json=$("${command[@]}" "$file" --json --runs 1 2>"$log") || status=$?
+  json=$("${command[@]}" "$file" "$flag" --runs 1 2>"$log") || status=$?
   if (( status != 0 )) || [[ $json != \{* ]]; then
     sed 's/^/    /' "$log" | tail -n 40 >&2
     die "$name failed (exit status $status) on $file: its gate or its pass failed; log: $log"
+  fi
+  if [[ $json != *'"best_s":'* ]]; then
+    die "$name printed no measurement with $flag (no best_s in its JSON): ${json:0:200}"
   fi
   if (( round == 1 )); then sed 's/^/    /' "$log" >&2; fi
   local fingerprint

@@ -1,5 +1,6 @@
 //! `baseline [FILE] [--runs N] [--json] [--records FILE]`: the csv crate, gated and
-//! measured like a step, with the same options and the same JSON.
+//! measured like a step, with the same options and the same JSON (plus the gate's
+//! survey and whether the fingerprint is the reference parser's).
 //!
 //! Unlike a step, it does not stop when the gate fails: the csv crate's dialect differs
 //! from ours on purpose (see the crate docs), so it prints what differs, surveyed over
@@ -19,7 +20,11 @@ use harness::{Fingerprint, Step, gate};
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
 fn main() -> ExitCode {
-    let options = Options::from_matches(&cli::command::<Baseline>().get_matches());
+    let matches = cli::command::<Baseline>().get_matches();
+    let options = Options::from_matches(&matches);
+    // `--row-json`, where the harness's command line has it, means `--json` here: the
+    // baseline has no answer to print but its measurement.
+    let row_json = matches.try_get_one::<bool>("row-json").ok().flatten() == Some(&true);
     if let Some(path) = &options.records {
         return cli::dump_records::<Baseline>(path);
     }
@@ -46,7 +51,7 @@ fn main() -> ExitCode {
             format!("NOT the reference parser's {}", expected.to_json())
         }
     );
-    if options.json {
+    if options.json || row_json {
         let mut json = measurement.to_json();
         json["fingerprint_matches_reference"] = same.into();
         json["reference_fingerprint"] = fingerprint_json(&expected);
