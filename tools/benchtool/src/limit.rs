@@ -6,10 +6,15 @@
 //! it counts LFs, not records (an LF inside a quoted field counts too).
 //!
 //! What it measures is mostly the mapping, not `memchr`: mapping the file and faulting
-//! in its pages (one fault per 4 KiB page) costs more than counting. On the 2-core
-//! Intel Xeon this was written on, the count alone over a buffer already in memory ran
-//! at about 23 GB/s, the count over a fresh map at about 6.8 GB/s. With `--threads N`
-//! the mapping is split into N slices counted on N threads, faults included.
+//! in its pages costs more than counting. On the 2-core Intel Xeon (a KVM guest,
+//! family 6, model 167) this was written on, with the 49.3 MB bench file in the page
+//! cache: the count alone, over a buffer already in memory, ran at 23–25 GB/s; over a
+//! fresh map (`Mmap::map`, as the steps map), the first passes of a process at 2–6
+//! GB/s, and from about the eighth pass on at 11–12 GB/s (populating the map up front,
+//! `MAP_POPULATE`, warmed up the same way). A step's timed pass comes after its gate
+//! has run for a while, so `bench.sh` takes each limit run as the best of 20 passes
+//! in one process. With `--threads N` the mapping is split into N slices counted on N
+//! threads, faults included.
 
 use std::fs::File;
 use std::path::Path;

@@ -273,7 +273,8 @@ pub fn table(results: &Value) -> String {
          |---|---|---:|---:|---:|---:|---:|\n",
     );
     let empty = Vec::new();
-    for row in results["rows"].as_array().unwrap_or(&empty) {
+    let rows = results["rows"].as_array().unwrap_or(&empty);
+    for row in rows {
         let f = |key: &str| row[key].as_f64();
         let mut label = s(&row["label"]).to_string();
         if row["fingerprint_matches_first_step"] == false {
@@ -303,6 +304,16 @@ pub fn table(results: &Value) -> String {
             % of limit: MB/s over the \
             one-core limit's (an LF count with memchr over a memory map: no parse can be \
             faster on one core).\n";
+    let passes = rows
+        .iter()
+        .find(|r| r["role"] == "limit")
+        .map(|r| &r["runs"][0]["runs"]);
+    if let Some(passes) = passes.and_then(Value::as_u64).filter(|&p| p > 1) {
+        out += &format!(
+            "A limit run is its best of {passes} passes in one process: a pass takes \
+             milliseconds, and the first passes of a process are the slowest.\n"
+        );
+    }
     out
 }
 
