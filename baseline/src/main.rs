@@ -101,7 +101,7 @@ fn gate_and_survey() -> Option<(usize, Survey)> {
                 format!(" ({})", cases.join(", "))
             };
             eprintln!(
-                "  - {}: {} cases{names}, {} padded case inputs, {} random documents",
+                "  - {}: {} cases{names}, {} case inputs (as they are and padded), {} random documents",
                 kind.describe(),
                 cases.len(),
                 thousands(padded as u64),

@@ -135,7 +135,8 @@ pub struct Survey {
     pub differing_cases: Vec<(String, Difference)>,
     /// Random documents surveyed.
     pub documents: usize,
-    /// Differing inputs of each kind: (cases at every padding, random documents).
+    /// Differing inputs of each kind: (case inputs, as they are and at every padding;
+    /// random documents).
     pub counts: BTreeMap<Difference, (usize, usize)>,
     /// The gate's report of the first unexplained inputs (at most five).
     pub unexplained: Vec<String>,
@@ -161,7 +162,7 @@ impl Survey {
                 let (inputs, documents) = self.counts.get(&kind).copied().unwrap_or_default();
                 let value = serde_json::json!({
                     "cases": self.cases_of(kind),
-                    "padded_case_inputs": inputs,
+                    "case_inputs": inputs,
                     "random_documents": documents,
                 });
                 (kind.name().to_string(), value)
