@@ -18,6 +18,7 @@
 
 use harness::dialect::{CR, DELIMITER, LF, QUOTE};
 
+// ANCHOR: scanner
 /// A way to find the next byte that can change the parser's state.
 pub trait Scanner {
     /// The tier's name: `scalar`, `swar`, `memchr`.
@@ -48,6 +49,7 @@ impl Scanner for Scalar {
         haystack.iter().position(|&b| b == QUOTE)
     }
 }
+// ANCHOR_END: scanner
 
 // ANCHOR: swar
 /// Eight bytes per iteration in a `u64`, in safe, portable Rust.
@@ -123,6 +125,7 @@ impl Scanner for Swar {
 }
 // ANCHOR_END: swar
 
+// ANCHOR: memchr
 /// The `memchr` crate: `memchr3` and `memchr`, with SSE2/AVX2 on x86-64 (chosen at
 /// run time) and its own SWAR fallback elsewhere.
 pub struct Memchr;
@@ -138,6 +141,7 @@ impl Scanner for Memchr {
         memchr::memchr(QUOTE, haystack)
     }
 }
+// ANCHOR_END: memchr
 
 #[cfg(test)]
 mod tests {
