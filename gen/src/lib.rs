@@ -137,6 +137,13 @@ pub fn generate(config: &Config, out: impl Write, progress: &ProgressBar) -> io:
     Ok(reference)
 }
 
+/// The CSV for `config` and its reference, in memory (for tests and benchmarks).
+pub fn generate_in_memory(config: &Config) -> (Vec<u8>, Reference) {
+    let mut csv = Vec::new();
+    let reference = generate(config, &mut csv, &ProgressBar::hidden()).expect("writing to a Vec cannot fail");
+    (csv, reference)
+}
+
 /// Writes the CSV to `csv_path` and the reference to [`reference_path`]`(csv_path)`,
 /// with a progress bar on a terminal. Both are written to temporary files and renamed
 /// into place, so an interrupted run never leaves a partial bench file behind.

@@ -22,8 +22,11 @@ pub struct Options {
     pub file: Option<PathBuf>,
     /// Timed runs (best of N).
     pub runs: u32,
-    /// Print the measurement as JSON instead of the table row.
+    /// Print the measurement as JSON instead of the table row (query steps: the answer).
     pub json: bool,
+    /// Print the measurement as JSON, whatever `--json` means for the step: what
+    /// `bench.sh` reads from every step.
+    pub row_json: bool,
     /// Print the records parsed from this file as JSON, and nothing else.
     pub records: Option<PathBuf>,
 }
@@ -38,6 +41,8 @@ pub fn command<S: Step>() -> Command {
             .default_value("3").help("timed runs; the best is reported"))
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)
             .help("print the measurement as JSON instead of a table row"))
+        .arg(Arg::new("row-json").long("row-json").action(ArgAction::SetTrue)
+            .help("print the measurement (the table row) as JSON"))
         .arg(Arg::new("records").long("records").value_name("FILE").value_parser(value_parser!(PathBuf))
             .help("print the records parsed from FILE as JSON (the data/conformance format) and exit"))
 }
@@ -49,6 +54,7 @@ impl Options {
             file: matches.get_one::<PathBuf>("file").cloned(),
             runs: *matches.get_one::<u32>("runs").expect("has a default"),
             json: matches.get_flag("json"),
+            row_json: matches.get_flag("row-json"),
             records: matches.get_one::<PathBuf>("records").cloned(),
         }
     }
@@ -75,7 +81,7 @@ pub fn run<S: Step>() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    print_measurement(&measurement, options.json);
+    print_measurement(&measurement, options.json || options.row_json);
     ExitCode::SUCCESS
 }
 
