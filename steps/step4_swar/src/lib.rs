@@ -11,8 +11,8 @@
 //! `src/scan.rs`). Then measure, and decide: `cargo bench -p step4` times it against
 //! a byte loop and against `memchr::memchr3`, which uses SSE2/AVX2.
 //!
-//! **What changed since the previous step.** The `for` over every byte becomes a
-//! `while` that, after each byte, adds the scanner's jump to `i`; the state machine's
+//! **What changed since the previous step.** Step 3's `while` loop over every byte
+//! now adds, after each byte, the scanner's jump to `i`; the state machine's
 //! arms are step 3's, unchanged. The new file `src/scan.rs` holds three tiers behind
 //! one trait, [`scan::Scanner`]; [`With<S>`] is this step scanning with tier `S`, and
 //! [`Step4`] is `With<`[`scan::Best`]`>`. The gate runs on every tier

@@ -75,7 +75,8 @@ const HI: u64 = u64::from_le_bytes([0x80; 8]);
 /// ```text
 /// bytes        a  b  ,  -  c  d  e  f
 /// word ^ 2C…   4D 4E 00 01 4F 48 49 4A
-/// v - 01…01    4C 4D FF FF 4E 47 48 49   (byte 2 borrows from byte 3: 01-01-1 = FF)
+/// v - 01…01    4C 4D FF FF 4D 47 48 49   (byte 2 borrows from byte 3: 01-01-1 = FF,
+///                                       and byte 3 from byte 4: 4F-01-1 = 4D)
 /// & !v & 80…   00 00 80 80 00 00 00 00   byte 2: a match; byte 3: a false flag
 /// ```
 ///

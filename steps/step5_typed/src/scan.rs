@@ -18,6 +18,7 @@
 
 use harness::dialect::{CR, DELIMITER, LF, QUOTE};
 
+// ANCHOR: scanner
 /// A way to find the next byte that can change the parser's state.
 pub trait Scanner {
     /// The tier's name: `scalar`, `swar`, `memchr`.
@@ -48,6 +49,7 @@ impl Scanner for Scalar {
         haystack.iter().position(|&b| b == QUOTE)
     }
 }
+// ANCHOR_END: scanner
 
 // ANCHOR: swar
 /// Eight bytes per iteration in a `u64`, in safe, portable Rust.
@@ -73,7 +75,8 @@ const HI: u64 = u64::from_le_bytes([0x80; 8]);
 /// ```text
 /// bytes        a  b  ,  -  c  d  e  f
 /// word ^ 2C…   4D 4E 00 01 4F 48 49 4A
-/// v - 01…01    4C 4D FF FF 4E 47 48 49   (byte 2 borrows from byte 3: 01-01-1 = FF)
+/// v - 01…01    4C 4D FF FF 4D 47 48 49   (byte 2 borrows from byte 3: 01-01-1 = FF,
+///                                       and byte 3 from byte 4: 4F-01-1 = 4D)
 /// & !v & 80…   00 00 80 80 00 00 00 00   byte 2: a match; byte 3: a false flag
 /// ```
 ///
@@ -123,6 +126,7 @@ impl Scanner for Swar {
 }
 // ANCHOR_END: swar
 
+// ANCHOR: memchr
 /// The `memchr` crate: `memchr3` and `memchr`, with SSE2/AVX2 on x86-64 (chosen at
 /// run time) and its own SWAR fallback elsewhere.
 pub struct Memchr;
@@ -138,6 +142,7 @@ impl Scanner for Memchr {
         memchr::memchr(QUOTE, haystack)
     }
 }
+// ANCHOR_END: memchr
 
 #[cfg(test)]
 mod tests {
