@@ -140,7 +140,8 @@ pub fn generate(config: &Config, out: impl Write, progress: &ProgressBar) -> io:
 /// The CSV for `config` and its reference, in memory (for tests and benchmarks).
 pub fn generate_in_memory(config: &Config) -> (Vec<u8>, Reference) {
     let mut csv = Vec::new();
-    let reference = generate(config, &mut csv, &ProgressBar::hidden()).expect("writing to a Vec cannot fail");
+    let reference =
+        generate(config, &mut csv, &ProgressBar::hidden()).expect("writing to a Vec cannot fail");
     (csv, reference)
 }
 
