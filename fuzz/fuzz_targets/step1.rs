@@ -1,0 +1,2 @@
+#![no_main]
+fuzz::parse_target!(step1::Step1);
