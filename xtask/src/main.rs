@@ -4,10 +4,14 @@
 //!   clippy, the tests (the README's test command), then a smoke run of every step
 //!   binary on a small generated file, a `--records` check of every conformance
 //!   case through every step binary, and `./bench.sh --quick` (the results table,
-//!   `results.json` and the chart, on a small file, one run).
+//!   `results.json` and the chart, on a small file, one run), the book, and every
+//!   fuzz target for [`CI_FUZZ_SECONDS`] seconds (`cargo x fuzz`).
 //! - `cargo stepdiff A B` (`cargo x diff A B`): the source diff from step A to step B,
 //!   which is the one idea that step B adds.
 //! - `cargo x steps`: the steps of the ladder, in order.
+//! - `cargo x fuzz [SECONDS]`: builds the fuzz targets of `fuzz/` (nightly,
+//!   AddressSanitizer), seeds each one's corpus with `data/conformance/*.csv`, then runs
+//!   each for SECONDS (default 30). A crash fails it; see `fuzz/README.md`.
 //! - `cargo x book`: checks every `{{#include}}` of the book (file and anchor exist;
 //!   no line numbers), then builds it with `mdbook build book`.
 
@@ -16,6 +20,10 @@ use std::process::{Command, ExitCode};
 
 /// Rows of the smoke-test file: enough to cross many buffer sizes, quick in CI.
 const SMOKE_ROWS: &str = "20000";
+
+/// Seconds each fuzz target runs in `cargo x ci`: six targets, about four minutes with
+/// the ASan build on a 2-core machine.
+const CI_FUZZ_SECONDS: u64 = 30;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -29,6 +37,11 @@ fn main() -> ExitCode {
         ["ci"] => ci(&root),
         ["diff", a, b] => diff(&root, a, b),
         ["book"] => book(&root),
+        ["fuzz"] => fuzz(&root, CI_FUZZ_SECONDS),
+        ["fuzz", seconds] => match seconds.parse() {
+            Ok(seconds) => fuzz(&root, seconds),
+            Err(_) => Err(format!("not a number of seconds: {seconds}")),
+        },
         ["steps"] => {
             for (n, dir) in steps(&root) {
                 println!(
@@ -39,7 +52,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         _ => Err(
-            "usage: cargo x ci | cargo x book | cargo x diff A B (or cargo stepdiff A B) | cargo x steps"
+            "usage: cargo x ci | cargo x book | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps"
                 .to_string(),
         ),
     };
@@ -110,6 +123,7 @@ fn ci(root: &Path) -> Result<(), String> {
     // in target/bench/ stay).
     run(root, "bash", &["bench.sh", "--quick"])?;
     book(root)?;
+    fuzz(root, CI_FUZZ_SECONDS)?;
     println!("\nci: all checks passed");
     Ok(())
 }
@@ -154,6 +168,48 @@ fn smoke(root: &Path) -> Result<(), String> {
             cases.len()
         );
     }
+    Ok(())
+}
+
+/// Builds every fuzz target (nightly, AddressSanitizer: cargo-fuzz's default), seeds
+/// its corpus with the conformance cases, and runs it for `seconds`. libFuzzer stops at
+/// the first crash and writes the input to `fuzz/artifacts/TARGET/`; that fails here.
+fn fuzz(root: &Path, seconds: u64) -> Result<(), String> {
+    let start = std::time::Instant::now();
+    run(
+        root,
+        "cargo",
+        &["fmt", "--check", "--manifest-path", "fuzz/Cargo.toml"],
+    )?;
+    run(root, "cargo", &["+nightly", "fuzz", "build"])?;
+    let list = Command::new("cargo")
+        .args(["+nightly", "fuzz", "list"])
+        .current_dir(root)
+        .output()
+        .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
+    let targets = String::from_utf8_lossy(&list.stdout).to_string();
+    let cases = conformance_cases(root)?;
+    let max_time = format!("-max_total_time={seconds}");
+    for target in targets.split_whitespace() {
+        let corpus = root.join("fuzz/corpus").join(target);
+        std::fs::create_dir_all(&corpus).map_err(|e| format!("{}: {e}", corpus.display()))?;
+        for (csv, _) in &cases {
+            let seed = corpus.join(csv.file_name().unwrap_or_default());
+            std::fs::copy(csv, &seed).map_err(|e| format!("{}: {e}", seed.display()))?;
+        }
+        run(
+            root,
+            "cargo",
+            &["+nightly", "fuzz", "run", target, "--", &max_time],
+        )
+        .map_err(|e| {
+            format!("{e}\nthe crashing input is in fuzz/artifacts/{target}/; see fuzz/README.md")
+        })?;
+    }
+    println!(
+        "fuzz: every target ran {seconds} s without a crash ({:.0} s in all)",
+        start.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 
