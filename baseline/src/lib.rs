@@ -46,6 +46,7 @@ use std::path::Path;
 
 use harness::{Error, Fingerprint, ParseError, Record, Step};
 
+pub mod query;
 pub mod survey;
 
 pub use survey::{Difference, Survey};
