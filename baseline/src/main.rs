@@ -1,30 +1,49 @@
-//! `baseline [FILE] [--runs N] [--json] [--records FILE]`: the csv crate, gated and
-//! measured like a step, with the same options and the same JSON (plus the gate's
-//! survey and whether the fingerprint is the reference parser's).
+//! `baseline [FILE] [--query] [--runs N] [--json] [--row-json] [--records FILE]`: the
+//! csv crate, gated and measured like a step, with the same options and the same JSON
+//! (plus the gate's survey and whether the fingerprint is the reference parser's).
 //!
 //! Unlike a step, it does not stop when the gate fails: the csv crate's dialect differs
 //! from ours on purpose (see the crate docs), so it prints what differs, surveyed over
 //! every input of the gate, and measures anyway. It exits 1 only when a difference is
-//! not one of the known kinds, or when the pass fails; the JSON says whether its
-//! fingerprint on the file equals the reference parser's.
+//! not one of the known kinds, or when the pass (or the query) fails; the JSON says
+//! whether its fingerprint on the file equals the reference parser's.
+//!
+//! With `--query` it times the GROUP BY ([`baseline::query`]) instead of the pass, and,
+//! like step 5, prints its answer as a table, or as JSON with `--json`, or its
+//! measurement as JSON with `--row-json` (with `"query": true`, and whether the answer
+//! is `gen`'s reference, when the file has one). It does not time the same query on
+//! step 1's parser, so unlike step 5's its JSON has no `speedup_over_step1`.
 
 use std::path::Path;
 use std::process::ExitCode;
 
+use baseline::query::{self, Query, QueryFailure};
 use baseline::{Baseline, Difference, Survey, survey};
+use clap::{Arg, ArgAction};
 use harness::cli::{self, Options};
 use harness::measure::{Measurement, thousands, time_runs};
+use harness::query::{Groups, groups_to_json, groups_to_table};
 use harness::{Fingerprint, Step, gate};
 
 #[global_allocator]
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
+/// The idea of the query row, in the table's "idea added" column.
+const QUERY_IDEA: &str = "GROUP BY with the csv crate: ByteRecord, fast-float2, hashbrown";
+
 fn main() -> ExitCode {
-    let matches = cli::command::<Baseline>().get_matches();
+    let matches = cli::command::<Baseline>()
+        .arg(
+            Arg::new("query")
+                .long("query")
+                .action(ArgAction::SetTrue)
+                .help(
+                    "time SELECT category, COUNT(*), SUM(value) GROUP BY category instead of \
+                     the pass; --json then prints the answer, --row-json the measurement",
+                ),
+        )
+        .get_matches();
     let options = Options::from_matches(&matches);
-    // `--row-json`, where the harness's command line has it, means `--json` here: the
-    // baseline has no answer to print but its measurement.
-    let row_json = matches.try_get_one::<bool>("row-json").ok().flatten() == Some(&true);
     if let Some(path) = &options.records {
         return cli::dump_records::<Baseline>(path);
     }
@@ -35,36 +54,151 @@ fn main() -> ExitCode {
     let Some((gate_failures, survey)) = gate_and_survey() else {
         return ExitCode::FAILURE;
     };
+    let gate_json = serde_json::json!({
+        "passed": gate_failures == 0,
+        "failures": gate_failures,
+        "survey": survey.to_json(),
+    });
+    if matches.get_flag("query") {
+        return run_query(&path, &options, gate_json);
+    }
     let (measurement, expected) = match measure(&path, options.runs) {
         Ok(m) => m,
         Err(e) => return cli::fail(Baseline::NAME, &e),
     };
-    let same = measurement.fingerprint == expected;
+    let same = report_fingerprint(&measurement.fingerprint, &expected);
+    // `--row-json` means `--json` here: without `--query`, the baseline has no answer
+    // to print but its measurement.
+    if options.json || options.row_json {
+        let mut json = measurement.to_json();
+        json["fingerprint_matches_reference"] = same.into();
+        json["reference_fingerprint"] = fingerprint_json(&expected);
+        json["gate"] = gate_json;
+        println!("{json}");
+    } else {
+        cli::print_measurement(&measurement, false);
+    }
+    ExitCode::SUCCESS
+}
+
+/// `--query`: times the GROUP BY over `path`, best of `options.runs`, and prints the
+/// answer (a table, or JSON with `--json`) or the measurement (`--row-json`).
+fn run_query(path: &Path, options: &Options, gate_json: serde_json::Value) -> ExitCode {
+    let query = Query::default();
+    let timed = time_runs(options.runs, || query::run_path(path, query));
+    let (answers, times, allocs) = match timed {
+        Ok(timed) => timed,
+        Err(e) => return query_failed(path, &e, options.json),
+    };
+    // Every run reads the same bytes the same way; report the first run's answer.
+    let groups = &answers[0];
+    if options.json {
+        println!("{}", groups_to_json(groups));
+        return ExitCode::SUCCESS;
+    }
+    // The measurement's records, fields and bytes: one (untimed) pass of the csv crate.
+    let untimed = || -> Result<_, harness::Error> {
+        let bytes = std::fs::metadata(path)
+            .map_err(|e| harness::Error::io(path, e))?
+            .len();
+        Ok((
+            bytes,
+            cli::expected_fingerprint(path)?,
+            Baseline::pass(path)?,
+        ))
+    };
+    let (bytes, expected, fingerprint) = match untimed() {
+        Ok(all) => all,
+        Err(e) => return cli::fail(Baseline::NAME, &e),
+    };
+    let same = report_fingerprint(&fingerprint, &expected);
+    let reference = query::check_reference(path, groups);
+    match &reference {
+        Some(Ok(())) => eprintln!(
+            "answer: {} groups, the same as gen's reference (counts, and sums bit for bit)",
+            groups.len()
+        ),
+        Some(Err(what)) => eprintln!("answer: NOT gen's reference: {what}"),
+        None => eprintln!(
+            "answer: {} groups (no gen reference for this file to compare with)",
+            groups.len()
+        ),
+    }
+    let m = Measurement {
+        step: Baseline::NAME.to_string(),
+        number: Baseline::NUMBER,
+        idea: QUERY_IDEA.to_string(),
+        bytes,
+        fingerprint,
+        times,
+        allocs,
+    };
+    if options.row_json {
+        let mut json = m.to_json();
+        json["query"] = true.into();
+        json["groups"] = groups.len().into();
+        json["answer_matches_reference"] = reference.map(|r| r.is_ok()).into();
+        json["fingerprint_matches_reference"] = same.into();
+        json["reference_fingerprint"] = fingerprint_json(&expected);
+        json["gate"] = gate_json;
+        println!("{json}");
+        return ExitCode::SUCCESS;
+    }
+    print_answer(path, query, groups);
+    cli::print_measurement(&m, false);
+    ExitCode::SUCCESS
+}
+
+fn print_answer(path: &Path, query: Query<'_>, groups: &Groups) {
+    println!(
+        "\nSELECT {}, COUNT(*), SUM({}) FROM {} GROUP BY {}\n",
+        query.group_by,
+        query.sum,
+        path.display(),
+        query.group_by
+    );
+    println!("{}", groups_to_table(groups, query.group_by, query.sum));
+}
+
+/// Prints why the query stopped (as JSON with `--json`, like step 5's errors) and
+/// returns the exit status: 2 when the file cannot be read, 1 otherwise.
+fn query_failed(path: &Path, e: &QueryFailure, json: bool) -> ExitCode {
+    match e {
+        QueryFailure::Io(source) => {
+            eprintln!(
+                "{}: cannot read {}: {source}",
+                Baseline::NAME,
+                path.display()
+            );
+            return ExitCode::from(2);
+        }
+        QueryFailure::Query(e) if json => println!("{}", e.to_json()),
+        QueryFailure::Csv(e) if json => {
+            println!(
+                "{}",
+                serde_json::json!({"error": "csv", "message": e.to_string()})
+            )
+        }
+        _ => eprintln!("{}: {}: {e}", Baseline::NAME, path.display()),
+    }
+    ExitCode::FAILURE
+}
+
+/// Prints the fingerprint line and says whether it is the reference parser's.
+fn report_fingerprint(fingerprint: &Fingerprint, expected: &Fingerprint) -> bool {
+    let same = fingerprint == expected;
     eprintln!(
         "fingerprint: {} records, {} fields, {} bytes, {}",
-        thousands(measurement.fingerprint.records),
-        thousands(measurement.fingerprint.fields),
-        thousands(measurement.fingerprint.bytes),
+        thousands(fingerprint.records),
+        thousands(fingerprint.fields),
+        thousands(fingerprint.bytes),
         if same {
             "the same as the reference parser's".to_string()
         } else {
             format!("NOT the reference parser's {}", expected.to_json())
         }
     );
-    if options.json || row_json {
-        let mut json = measurement.to_json();
-        json["fingerprint_matches_reference"] = same.into();
-        json["reference_fingerprint"] = fingerprint_json(&expected);
-        json["gate"] = serde_json::json!({
-            "passed": gate_failures == 0,
-            "failures": gate_failures,
-            "survey": survey.to_json(),
-        });
-        println!("{json}");
-    } else {
-        cli::print_measurement(&measurement, false);
-    }
-    ExitCode::SUCCESS
+    same
 }
 
 /// Runs the gate as every step does, then the survey; prints both. `None` (after
