@@ -4,7 +4,8 @@
 //! One horizontal bar per row, top to bottom in table order, so the step names are
 //! written horizontally and stay readable however many steps there are, on a log
 //! scale, so that equal ratios (what an idea buys) are equal lengths. Steps are
-//! blue, the csv crate's baseline orange, the limits grey; each bar carries its value.
+//! blue, the csv crate's baseline rows (its pass and its query) orange, the limits
+//! grey; each bar carries its value.
 
 use std::path::Path;
 
@@ -187,6 +188,7 @@ mod tests {
             "rows": [
                 {"label": "1 step1", "role": "step", "mb_per_s": 137.4},
                 {"label": "baseline (csv crate)", "role": "baseline", "mb_per_s": 579.0},
+                {"label": "baseline query (csv crate)", "role": "baseline", "mb_per_s": 431.6},
                 {"label": "limit, 1 core", "role": "limit", "mb_per_s": 6817.0},
             ],
         });
@@ -197,8 +199,10 @@ mod tests {
         for text in [
             "1 step1",
             "baseline (csv crate)",
+            "baseline query (csv crate)",
             "limit, 1 core",
             "137 MB/s",
+            "432 MB/s",
             "6,817 MB/s",
             "MB = 10^6 bytes",
             "best of 3 runs",

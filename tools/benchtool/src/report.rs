@@ -6,6 +6,11 @@
 //! row's best run, and adds the two ratios of the table: the speedup over step 1 (for a
 //! query step, the one it measures itself: the same query on step 1's parser), and MB/s
 //! over the one-core limit's.
+//!
+//! A run whose JSON says `"query": true` (the baseline's `--query`) is a row of its own
+//! beside the same binary's pass. Its speedup over step 1 is left out (`–`) unless it
+//! brings its own `speedup_over_step1`: its MB/s over step 1's would compare a query
+//! with a parse.
 
 use std::path::{Path, PathBuf};
 
@@ -65,6 +70,13 @@ impl Row {
         self.first("number").as_u64().unwrap_or(0)
     }
 
+    /// Whether the row times a query (`"query": true` in its JSON, as the baseline's
+    /// `--query` prints) rather than a parse. Step 5's row times its query too, but
+    /// brings its own speedup over step 1, so it needs no such mark.
+    pub fn query(&self) -> bool {
+        self.first("query") == true
+    }
+
     /// Threads of a limit row (1 for every other row).
     pub fn threads(&self) -> u64 {
         self.first("threads").as_u64().unwrap_or(1)
@@ -76,10 +88,11 @@ impl Row {
     }
 
     /// The row's name in the table and the chart: `1 step1`, `baseline (csv crate)`,
-    /// `limit, 1 core`, `limit, 2 threads`.
+    /// `baseline query (csv crate)`, `limit, 1 core`, `limit, 2 threads`.
     pub fn label(&self) -> String {
         match self.role {
             Role::Step => format!("{} {}", self.number(), self.step()),
+            Role::Baseline if self.query() => "baseline query (csv crate)".to_string(),
             Role::Baseline => "baseline (csv crate)".to_string(),
             Role::Limit if self.threads() == 1 => "limit, 1 core".to_string(),
             Role::Limit => format!("limit, {} threads", self.threads()),
@@ -100,13 +113,13 @@ impl Row {
         self.best()["mb_per_s"].as_f64().unwrap_or(0.0)
     }
 
-    fn key(&self) -> (Role, u64, u64) {
-        (self.role, self.number(), self.threads())
+    fn key(&self) -> (Role, u64, bool, u64) {
+        (self.role, self.number(), self.query(), self.threads())
     }
 }
 
-/// Groups the lines of a runs file into rows: steps by number, then the baseline, then
-/// the limits by thread count.
+/// Groups the lines of a runs file into rows: steps by number, then the baseline (its
+/// pass, then its query), then the limits by thread count.
 ///
 /// # Errors
 /// A message naming the first line that is not a run.
@@ -208,20 +221,27 @@ pub fn results(meta: &Meta, file: Value, rows: &[Row]) -> Value {
         .map(|row| {
             let best = row.best();
             let ratio = |other: Option<&Row>| other.map(|o| row.mb_per_s() / o.mb_per_s());
+            // A query step measures the same query on step 1's parser itself; a query
+            // row that does not has no speedup over step 1 to show.
+            let (x_step1, x_step1_of) = match best["speedup_over_step1"].as_f64() {
+                Some(x) => (Some(x), Some("query")),
+                None if row.query() => (None, None),
+                None => (ratio(step1), Some("MB/s")),
+            };
             let mut value = json!({
                 "label": row.label(),
                 "role": row.role.name(),
                 "step": row.step(),
                 "number": row.number(),
                 "threads": row.threads(),
+                "query": row.query(),
                 "idea": row.idea(),
                 "best_s": best["best_s"],
                 "mb_per_s": best["mb_per_s"],
                 "mrows_per_s": best["mrows_per_s"],
                 "allocs_per_pass": best["allocs_per_pass"],
-                // A query step measures the same query on step 1's parser itself.
-                "x_step1": best["speedup_over_step1"].as_f64().or(ratio(step1)),
-                "x_step1_of": if best["speedup_over_step1"].is_number() { "query" } else { "MB/s" },
+                "x_step1": x_step1,
+                "x_step1_of": x_step1_of,
                 "fraction_of_limit": ratio(limit),
                 "runs": row.runs,
             });
@@ -304,6 +324,13 @@ pub fn table(results: &Value) -> String {
             % of limit: MB/s over the \
             one-core limit's (an LF count with memchr over a memory map: no parse can be \
             faster on one core).\n";
+    if rows
+        .iter()
+        .any(|r| r["query"] == true && r["x_step1"].is_null())
+    {
+        out += "A query row without x step 1 (–) does not time the same query on step 1's \
+                parser, and its MB/s over step 1's would set a query against a parse.\n";
+    }
     let passes = rows
         .iter()
         .find(|r| r["role"] == "limit")
@@ -383,6 +410,45 @@ mod tests {
         let lines = [run("step", "step1", 1, 0.5, 100.0), query].join("\n");
         let results = results(&Meta::default(), json!({}), &rows(&lines).unwrap());
         assert!(table(&results).contains("| 5 step5 | i | 500 | 1.0 | 1,234 | 7.2* | – |"));
+    }
+
+    #[test]
+    fn the_baseline_query_is_a_row_of_its_own_without_a_speedup() {
+        let query = run("baseline", "baseline", 0, 0.2, 250.0)
+            .replace("\"idea\"", "\"query\":true,\"idea\"");
+        let lines = [
+            query.clone(),
+            run("baseline", "baseline", 0, 0.1, 500.0),
+            run("step", "step1", 1, 0.5, 100.0),
+            run("limit", "limit", 0, 0.01, 5000.0),
+            query.replace("250.0", "200.0").replace("0.2,", "0.25,"),
+        ]
+        .join("\n");
+        let rows = rows(&lines).unwrap();
+        let labels: Vec<_> = rows.iter().map(Row::label).collect();
+        assert_eq!(
+            labels,
+            [
+                "1 step1",
+                "baseline (csv crate)",
+                "baseline query (csv crate)",
+                "limit, 1 core"
+            ]
+        );
+        assert_eq!(rows[2].runs.len(), 2);
+        let results = results(&Meta::default(), json!({}), &rows);
+        assert_eq!(results["rows"][2]["query"], true);
+        assert!(results["rows"][2]["x_step1"].is_null());
+        let table = table(&results);
+        assert!(
+            table.contains("| baseline (csv crate) | i | 500 | 1.0 | 1,234 | 5.0 | 10% |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("| baseline query (csv crate) | i | 250 | 1.0 | 1,234 | – | 5.0% |"),
+            "{table}"
+        );
+        assert!(table.contains("A query row without x step 1"), "{table}");
     }
 
     #[test]
