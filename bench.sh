@@ -9,10 +9,11 @@ usage() {
 Usage: ./bench.sh [--rows N | --file PATH | --quick] [--runs N] [--steps LIST] [--threads [N]]
 
 Builds every step (cargo build --release --workspace --bins), then runs each step binary,
-the csv crate's baseline and the limit on the same file, --runs times, interleaved (round 1
-of every row, then round 2, ...), each run a process of its own (`--json --runs 1`, or
-`--row-json --runs 1` for a step that has it; a limit run is its best of 20 passes, which
-take milliseconds), and prints each row's best run as a table:
+the csv crate's baseline (its pass, and with --query its GROUP BY) and the limit on the
+same file, --runs times, interleaved (round 1 of every row, then round 2, ...), each run a
+process of its own (`--json --runs 1`, or `--row-json --runs 1` for a step that has it
+and for the baseline's query; a limit run is its best of 20 passes, which take
+milliseconds), and prints each row's best run as a table:
 
   | step | idea added | MB/s | Mrows/s | heap allocs/pass | x step 1 | % of limit |
 
@@ -20,6 +21,9 @@ Every step binary passes the gate before it measures; bench.sh stops, naming the
 when a gate fails, a run fails, or a step's fingerprint (records, fields, bytes) differs
 from the first step's on the same file. The baseline (the csv crate) is measured even
 though its dialect differs from ours on some conformance cases: it says which, and why.
+Its query row checks its answer against gen's reference when the file has one (on a
+generated file it is the same, bit for bit) and has no "x step 1": it does not time the
+query on step 1's parser, and its MB/s over step 1's parse would not be a speedup.
 
 Options:
   --rows N       measure data/bench-N.csv, generated (by gen) when missing
@@ -172,13 +176,15 @@ Machine:   $cpu, $ncores cores, $mem memory ($os)
 Toolchain: $rustc_version
 File:      $file ($(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB, $ending line endings)
 Runs:      best of $runs per row, interleaved (round 1 of every row, then round 2, ...)
-Rows:      ${step_names[*]}, the baseline (csv crate), the limit${threads:+ (1 core and $threads threads)}
+Rows:      ${step_names[*]}, the baseline (csv crate: its pass and its query), the limit${threads:+ (1 core and $threads threads)}
 EOF
 
 # --- the runs ------------------------------------------------------------------------
-# Each row is "role name flag [limit options]", run once per round with `flag --runs 1`,
-# where flag prints the measurement as JSON: --row-json where a step has it (a query
-# step's --json prints its answer instead), else --json.
+# Each row is "role name flag [options]", run once per round with `flag --runs 1`, where
+# flag prints the measurement as JSON: --row-json where a step has it (a query step's
+# --json prints its answer instead), else --json. A step's binary is its name; another
+# row's is its name up to the first `-` (`baseline-query` runs `baseline --query`; a
+# limit row runs `benchtool limit`), given the options after the flag.
 rows_to_run=()
 for name in "${step_names[@]}"; do
   flag=--json
@@ -190,16 +196,17 @@ done
 # (here about 4 GB/s, rising to 11-12 GB/s by the eighth; a step's timed pass comes
 # after its gate has run for a while), so a limit run is its best of 20 passes.
 limit_passes=20
-rows_to_run+=("baseline baseline --json" "limit limit --json")
+rows_to_run+=("baseline baseline --json" "baseline baseline-query --row-json --query" "limit limit --json")
 [[ -z $threads ]] || rows_to_run+=("limit limit-$threads --json --threads $threads")
 
-first_fingerprint="" first_step="" baseline_note=""
+first_fingerprint="" first_step="" baseline_note="" answer_note=""
 json_field() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" <<<"$2"; }
 
-run_row() { # round, role, name, flag, limit options...
+run_row() { # round, role, name, flag, options...
   local round=$1 role=$2 name=$3 flag=$4
   shift 4
-  local command=("$bin/$name")
+  local command=("$bin/$name" "$@")
+  if [[ $role == baseline ]]; then command=("$bin/${name%%-*}" "$@"); fi
   if [[ $role == limit ]]; then command=("$bin/benchtool" limit "$@"); fi
   local log=$out_dir/logs/$name.$round.log json status=0
   local passes=1
@@ -224,8 +231,11 @@ run_row() { # round, role, name, flag, limit options...
   elif [[ $role == baseline && -n $first_fingerprint && $fingerprint != "$first_fingerprint" ]]; then
     baseline_note="the baseline's fingerprint differs from $first_step's on $file ($fingerprint, not $first_fingerprint): the csv crate's dialect is not ours (see its log)"
   fi
+  if [[ $json == *'"answer_matches_reference":false'* ]]; then
+    answer_note="$name's answer is not gen's reference for $file (see $log)"
+  fi
   printf '{"round":%d,"role":"%s","result":%s}\n' "$round" "$role" "$json" >>"$runs_file"
-  printf '  round %d/%d  %-12s %8.0f MB/s\n' "$round" "$runs" "$name" "$(json_field mb_per_s "$json")" >&2
+  printf '  round %d/%d  %-14s %8.0f MB/s\n' "$round" "$runs" "$name" "$(json_field mb_per_s "$json")" >&2
 }
 
 echo >&2
@@ -246,4 +256,5 @@ if [[ -n $baseline_note ]]; then
 else
   echo "The baseline's fingerprint equals $first_step's on this file." >&2
 fi
+[[ -z $answer_note ]] || echo "Note: $answer_note" >&2
 echo "Wrote ${out_dir#"$root"/}/results.json, table.md and mbps.svg." >&2
