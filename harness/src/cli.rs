@@ -97,15 +97,24 @@ pub fn dump_records<S: Step>(path: &Path) -> ExitCode {
 }
 
 /// The file to measure: `file` when given, else the bench file, generated (with a
-/// message and a progress bar) when it does not exist yet.
+/// message and a progress bar) when it does not exist yet. Checked here, before the
+/// gate, so that every step reports a path it cannot read the same way (exit status
+/// 2). Steps 2 and later map this file: see [`explain_sigbus`], installed here.
 ///
 /// # Errors
-/// When `file` does not exist or the bench file cannot be written.
+/// When `file` cannot be opened or is a directory, or the bench file cannot be written.
 pub fn bench_input(file: Option<&Path>) -> Result<PathBuf, Error> {
     if let Some(path) = file {
-        return std::fs::metadata(path)
-            .map(|_| path.to_path_buf())
-            .map_err(|e| Error::io(path, e));
+        // A directory opens (and a step that maps it would say "No such device").
+        if std::fs::File::open(path)
+            .map_err(|e| Error::io(path, e))?
+            .metadata()
+            .is_ok_and(|m| m.is_dir())
+        {
+            return Err(Error::io(path, std::io::ErrorKind::IsADirectory.into()));
+        }
+        explain_sigbus(path);
+        return Ok(path.to_path_buf());
     }
     let path = gen_csv::default_bench_path();
     if !path.exists() {
@@ -118,7 +127,50 @@ pub fn bench_input(file: Option<&Path>) -> Result<PathBuf, Error> {
         );
         gen_csv::write_files(&config, &path).map_err(|e| Error::io(&path, e))?;
     }
+    explain_sigbus(&path);
     Ok(path)
+}
+
+/// What the SIGBUS handler prints, set once before the handler is installed.
+static SIGBUS_MESSAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Turns the bare "Bus error" of a mapped file that shrinks under the pass into one
+/// line naming `path`, and exit status 135 (128 + SIGBUS, as the shell reports the
+/// signal). Only the first call installs it. See `tests/sigbus.rs` in steps 2-4.
+pub fn explain_sigbus(path: &Path) {
+    let message = format!(
+        "\nerror: {} changed size while it was mapped (SIGBUS): another program truncated \
+         or rewrote it during the pass. Steps 2 and later map their input instead of \
+         reading it; the book's step 2 chapter (\"map, don't read\") explains the trade.\n",
+        path.display()
+    );
+    if SIGBUS_MESSAGE.set(message).is_err() {
+        return;
+    }
+    #[cfg(unix)]
+    // SAFETY: a zeroed `sigaction` is a valid value (no flags, empty mask, and the
+    // handler set below); `on_sigbus` has the signature a handler without SA_SIGINFO
+    // must have, and does only what a handler may (see there).
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_sigbus as extern "C" fn(libc::c_int) as libc::sighandler_t;
+        libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
+    }
+}
+
+/// Prints [`SIGBUS_MESSAGE`] and exits at once: a SIGBUS from a mapping cannot be
+/// returned from (the faulting read would run again), and unwinding out of a signal
+/// handler is undefined, so the process ends here, as it would have by the signal.
+#[cfg(unix)]
+extern "C" fn on_sigbus(_signal: libc::c_int) {
+    let message = SIGBUS_MESSAGE.get().map_or("", String::as_str);
+    // SAFETY: `write(2)` and `_exit(2)` are async-signal-safe; the message is set
+    // before the handler exists and never changes, and reading it through `OnceLock`
+    // is one atomic load, with no lock and no allocation.
+    unsafe {
+        libc::write(2, message.as_ptr().cast(), message.len());
+        libc::_exit(135);
+    }
 }
 
 /// Runs the gate on `S`, prints one line (or the failures), and says whether it passed.

@@ -46,6 +46,8 @@
 //! MB = 10^6 bytes; MB/s is input bytes per second; Mrows/s is 10^6 records per second.
 
 pub mod alloc;
+#[cfg(unix)]
+pub mod bad_input;
 pub mod cases;
 pub mod cli;
 pub mod dialect;
