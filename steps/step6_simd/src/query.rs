@@ -1,0 +1,187 @@
+//! The payoff query, end to end from the bytes:
+//! `SELECT key, COUNT(*), SUM(value) GROUP BY key`, over the field views of step 4's
+//! parser, with the values parsed straight from the views ([`crate::value`]) and the
+//! groups kept in a table ([`crate::table`]).
+
+use std::borrow::Cow;
+
+use harness::query::{Groups, QueryError, line_at};
+
+use crate::table::{GroupBy, Winner};
+use crate::value::parse_value;
+use crate::{Parser, Record};
+
+/// Which columns the query groups by and sums, by their names in the header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Query<'q> {
+    /// The GROUP BY column (default `category`).
+    pub group_by: &'q str,
+    /// The SUM column (default `value`).
+    pub sum: &'q str,
+}
+
+impl Default for Query<'_> {
+    fn default() -> Self {
+        Query {
+            group_by: "category",
+            sum: "value",
+        }
+    }
+}
+
+/// A record as the aggregation sees it: a number of fields and their cooked bytes.
+/// Step 6's views and step 1's owned records both provide it, so the same
+/// aggregation runs on both parsers (the speedup and the first cross-check).
+pub trait Fields {
+    /// Fields in the record.
+    fn width(&self) -> usize;
+    /// The cooked bytes of field `k` (borrowed wherever the parser allows).
+    fn cooked(&self, k: usize) -> Cow<'_, [u8]>;
+}
+
+impl Fields for Record<'_, '_> {
+    fn width(&self) -> usize {
+        Record::len(self)
+    }
+    fn cooked(&self, k: usize) -> Cow<'_, [u8]> {
+        self.field(k).cooked()
+    }
+}
+
+impl Fields for [Vec<u8>] {
+    fn width(&self) -> usize {
+        <[Vec<u8>]>::len(self)
+    }
+    fn cooked(&self, k: usize) -> Cow<'_, [u8]> {
+        Cow::Borrowed(&self[k])
+    }
+}
+
+/// The aggregation, one record at a time: the header names the columns, every
+/// other record adds to its group.
+pub struct Aggregator<'q, T = Winner> {
+    query: Query<'q>,
+    /// `(key column, value column, header width)` once the header is read.
+    columns: Option<(usize, usize, usize)>,
+    records: u64,
+    table: T,
+}
+
+impl<'q, T: GroupBy> Aggregator<'q, T> {
+    /// Ready for the header.
+    pub fn new(query: Query<'q>) -> Aggregator<'q, T> {
+        Aggregator {
+            query,
+            columns: None,
+            records: 0,
+            table: T::default(),
+        }
+    }
+
+    // ANCHOR: add
+    /// Adds one record; `line` gives its 1-based line, asked only to report an error.
+    ///
+    /// # Errors
+    /// [`QueryError::MissingColumn`] for a header without a queried column,
+    /// [`QueryError::FieldCount`] for a record whose width differs from the header's,
+    /// [`QueryError::InvalidNumber`] for a value that is not a finite number.
+    #[inline]
+    pub fn add(
+        &mut self,
+        record: &(impl Fields + ?Sized),
+        line: impl FnOnce() -> u64,
+    ) -> Result<(), QueryError> {
+        let index = self.records;
+        self.records += 1;
+        let Some((key, value, width)) = self.columns else {
+            self.columns = Some(self.find_columns(record)?);
+            return Ok(());
+        };
+        if record.width() != width {
+            return Err(QueryError::FieldCount {
+                record: index,
+                line: line(),
+                expected: width,
+                found: record.width(),
+            });
+        }
+        let text = record.cooked(value);
+        let Ok(number) = parse_value(&text) else {
+            let column = self.query.sum.to_string();
+            return Err(QueryError::InvalidNumber {
+                record: index,
+                line: line(),
+                column,
+                text: text.into_owned(),
+            });
+        };
+        self.table.entry(&record.cooked(key)).add(number);
+        Ok(())
+    }
+    // ANCHOR_END: add
+
+    fn find_columns(
+        &self,
+        header: &(impl Fields + ?Sized),
+    ) -> Result<(usize, usize, usize), QueryError> {
+        let position = |name: &str| {
+            (0..header.width())
+                .find(|&k| *header.cooked(k) == *name.as_bytes())
+                .ok_or_else(|| QueryError::MissingColumn {
+                    column: name.to_string(),
+                    header: (0..header.width())
+                        .map(|k| harness::query::key_text(&header.cooked(k)))
+                        .collect(),
+                })
+        };
+        Ok((
+            position(self.query.group_by)?,
+            position(self.query.sum)?,
+            header.width(),
+        ))
+    }
+
+    /// The answer: the groups in key order.
+    ///
+    /// # Errors
+    /// [`QueryError::NoHeader`] when no record was added.
+    pub fn finish(self) -> Result<Groups, QueryError> {
+        if self.columns.is_none() {
+            return Err(QueryError::NoHeader);
+        }
+        Ok(self.table.to_groups())
+    }
+}
+
+// ANCHOR: run
+/// Runs `query` over `input` with this step's parser and the [`Winner`] table.
+///
+/// # Errors
+/// The first error in record order: a [`QueryError`] of a record, or the parse error
+/// of an unterminated quote (which is always at the end: the records before it were
+/// all aggregated first).
+pub fn run(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
+    run_with::<Winner>(input, query)
+}
+
+/// [`run`] with the GROUP BY table `T`, so the benchmark can compare tables inside
+/// the query.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_with<T: GroupBy>(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
+    let mut aggregator = Aggregator::<T>::new(query);
+    let mut failure = None;
+    let parsed = Parser::default().for_each_record(input, |record| {
+        if failure.is_none() {
+            let line = || line_at(input, record.spans()[0].start);
+            failure = aggregator.add(&record, line).err();
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    parsed?;
+    aggregator.finish()
+}
+// ANCHOR_END: run
