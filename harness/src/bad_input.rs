@@ -216,7 +216,8 @@ pub fn nul_bytes(bin: &Path) {
 }
 
 /// Bytes that are not UTF-8: `--records` prints them as hex; a query keeps such a
-/// key as a group of its own and prints its invalid bytes as `\xNN`.
+/// key as a group of its own and prints its invalid bytes as `\xNN` (JSON objects are
+/// in the order of that text, so `\xff` comes before `caf\xe9`).
 pub fn invalid_utf8_key(bin: &Path) {
     let bytes = b"category,value\ncaf\xe9,1\n\xff,2\ncaf\xe9,0.5\n";
     let file = TempFile::with(bin, "utf8", bytes);
@@ -226,7 +227,7 @@ pub fn invalid_utf8_key(bin: &Path) {
         expect(&out, 0, &[], "invalid UTF-8 key");
         assert_eq!(
             text(&out.stdout).trim(),
-            r#"{"caf\\xe9":{"count":2,"sum":1.5},"\\xff":{"count":1,"sum":2.0}}"#
+            r#"{"\\xff":{"count":1,"sum":2.0},"caf\\xe9":{"count":2,"sum":1.5}}"#
         );
     }
 }
