@@ -66,25 +66,32 @@ impl Carry {
 }
 
 /// One block, understood.
+#[derive(Clone, Copy, Debug, Default)]
 struct Structure {
     /// Delimiters and LFs outside quotes.
     separators: u64,
+    /// LFs (a separator that is an LF ends a record).
+    lf: u64,
     /// The second quote of each `""` pair (the fields that need unescaping).
     pairs: u64,
     /// Bytes where a quote is not where the prefix XOR assumes: not zero sends the
     /// block to the state machine.
     misplaced: u64,
-    /// For the next block.
-    carry: Carry,
 }
 
 /// The structure of a block with bitmaps `m`, of which the bits in `valid` are input
-/// bytes, after `carry`; `next_is_lf` tells whether the byte after the block is an LF.
+/// bytes, after `carry`, and the carry for the next block; `next_is_lf` tells
+/// whether the byte after the block is an LF.
 ///
 /// # Safety
 /// The CPU has the features of `K`'s tier.
 #[inline(always)]
-unsafe fn structure<K: Kernel>(m: Masks, valid: u64, carry: Carry, next_is_lf: bool) -> Structure {
+unsafe fn structure<K: Kernel>(
+    m: Masks,
+    valid: u64,
+    carry: Carry,
+    next_is_lf: bool,
+) -> (Structure, Carry) {
     // SAFETY: the caller's promise.
     let inside = unsafe { K::prefix_xor(m.quote) } ^ carry.inside;
     let opens = m.quote & inside;
@@ -94,16 +101,97 @@ unsafe fn structure<K: Kernel>(m: Masks, valid: u64, carry: Carry, next_is_lf: b
     let after_close = closes << 1 | carry.after_close;
     let cr_lf = m.cr & (m.lf >> 1 | u64::from(next_is_lf) << 63);
     let may_follow_close = m.delimiter | m.lf | cr_lf | m.quote | !valid;
-    Structure {
+    let structure = Structure {
         separators,
+        lf: m.lf,
         pairs: m.quote & after_close,
         misplaced: opens & !(after_separator | after_close) | after_close & !may_follow_close,
-        carry: Carry {
-            inside: (inside >> 63).wrapping_neg(),
-            after_separator: separators >> 63,
-            after_close: closes >> 63,
-        },
+    };
+    let carry = Carry {
+        inside: (inside >> 63).wrapping_neg(),
+        after_separator: separators >> 63,
+        after_close: closes >> 63,
+    };
+    (structure, carry)
+}
+
+/// Blocks per batch: stage 1 fills the structures of 4 KiB of input, stage 2 walks them.
+const BATCH: usize = 64;
+
+/// Stage 1: the structures of the blocks from `pos` on (up to [`BATCH`]), chaining the
+/// carry from `carry`; returns how many it filled and the carry after the last.
+///
+/// # Safety
+/// The CPU has the features of `K`'s tier.
+#[inline(always)]
+unsafe fn stage1<K: Kernel>(
+    input: &[u8],
+    mut pos: usize,
+    mut carry: Carry,
+    out: &mut [Structure; BATCH],
+) -> (usize, Carry) {
+    let mut filled = 0;
+    while filled < BATCH && pos < input.len() {
+        // SAFETY: the caller's promise, passed on.
+        let (m, valid) = unsafe { load::<K>(input, pos) };
+        let next_is_lf = input.get(pos + BLOCK) == Some(&LF);
+        // SAFETY: as above.
+        (out[filled], carry) = unsafe { structure::<K>(m, valid, carry, next_is_lf) };
+        filled += 1;
+        pos += BLOCK;
     }
+    (filled, carry)
+}
+
+/// [`stage1`] for `tier` (supported, not [`Tier::Scalar`]).
+#[inline(always)]
+fn stage1_in(
+    tier: Tier,
+    input: &[u8],
+    pos: usize,
+    carry: Carry,
+    out: &mut [Structure; BATCH],
+) -> (usize, Carry) {
+    match tier {
+        // SAFETY: the portable tier needs no CPU feature.
+        Tier::Portable => unsafe { stage1::<Portable>(input, pos, carry, out) },
+        // SAFETY: the parser checked `tier.is_supported()`: SSE2 and PCLMULQDQ.
+        #[cfg(target_arch = "x86_64")]
+        Tier::Sse2 => unsafe { stage1_sse2(input, pos, carry, out) },
+        // SAFETY: as above: AVX2 and PCLMULQDQ.
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx2 => unsafe { stage1_avx2(input, pos, carry, out) },
+        // SAFETY: NEON is part of every aarch64 CPU.
+        #[cfg(target_arch = "aarch64")]
+        Tier::Neon => unsafe { stage1::<Neon>(input, pos, carry, out) },
+        _ => unreachable!("the walk runs only a supported tier with bitmaps"),
+    }
+}
+
+/// Stage 1 compiled for SSE2 and PCLMULQDQ, so that the kernel inlines into its loop.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2,pclmulqdq")]
+fn stage1_sse2(
+    input: &[u8],
+    pos: usize,
+    carry: Carry,
+    out: &mut [Structure; BATCH],
+) -> (usize, Carry) {
+    // SAFETY: this function has the tier's features, so its callers checked them.
+    unsafe { stage1::<Sse2>(input, pos, carry, out) }
+}
+
+/// Stage 1 compiled for AVX2 and PCLMULQDQ.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,pclmulqdq")]
+fn stage1_avx2(
+    input: &[u8],
+    pos: usize,
+    carry: Carry,
+    out: &mut [Structure; BATCH],
+) -> (usize, Carry) {
+    // SAFETY: as in `stage1_sse2`.
+    unsafe { stage1::<Avx2>(input, pos, carry, out) }
 }
 // ANCHOR_END: carry
 
@@ -121,121 +209,59 @@ fn span(input: &[u8], start: usize, end: usize, escaped: bool) -> Span {
 }
 
 impl Parser {
-    /// The block walk with `tier` (supported, not [`Tier::Scalar`]).
+    // ANCHOR: walk
+    /// Stage 2, the block walk with `tier` (supported, not [`Tier::Scalar`]): each
+    /// separator of a block's structural index ends a field, or at an LF a record.
     pub(crate) fn walk_blocks<'a>(
         &mut self,
         tier: Tier,
         input: &'a [u8],
         on_record: &mut impl FnMut(Record<'_, 'a>),
     ) -> Result<(), ParseError> {
-        match tier {
-            // SAFETY: the portable tier needs no CPU feature.
-            Tier::Portable => unsafe { self.walk::<Portable>(input, on_record) },
-            // SAFETY: the caller checked `tier.is_supported()`: SSE2 and PCLMULQDQ.
-            #[cfg(target_arch = "x86_64")]
-            Tier::Sse2 => unsafe { self.walk_sse2(input, on_record) },
-            // SAFETY: as above: AVX2 and PCLMULQDQ.
-            #[cfg(target_arch = "x86_64")]
-            Tier::Avx2 => unsafe { self.walk_avx2(input, on_record) },
-            // SAFETY: NEON is part of every aarch64 CPU.
-            #[cfg(target_arch = "aarch64")]
-            Tier::Neon => unsafe { self.walk::<Neon>(input, on_record) },
-            _ => unreachable!("the walk runs only a supported tier with bitmaps"),
-        }
-    }
-
-    /// The walk compiled for SSE2 and PCLMULQDQ, so that the kernel inlines into it.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "sse2,pclmulqdq")]
-    fn walk_sse2<'a>(
-        &mut self,
-        input: &'a [u8],
-        on_record: &mut impl FnMut(Record<'_, 'a>),
-    ) -> Result<(), ParseError> {
-        // SAFETY: this function has the tier's features, so its callers checked them.
-        unsafe { self.walk::<Sse2>(input, on_record) }
-    }
-
-    /// The walk compiled for AVX2 and PCLMULQDQ.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,pclmulqdq")]
-    fn walk_avx2<'a>(
-        &mut self,
-        input: &'a [u8],
-        on_record: &mut impl FnMut(Record<'_, 'a>),
-    ) -> Result<(), ParseError> {
-        // SAFETY: as in `walk_sse2`.
-        unsafe { self.walk::<Avx2>(input, on_record) }
-    }
-
-    // ANCHOR: walk
-    /// The block walk with kernel `K`.
-    ///
-    /// # Safety
-    /// The CPU has the features of `K`'s tier.
-    #[inline(always)]
-    unsafe fn walk<'a, K: Kernel>(
-        &mut self,
-        input: &'a [u8],
-        on_record: &mut impl FnMut(Record<'_, 'a>),
-    ) -> Result<(), ParseError> {
         let mut start = bom_len(input); // the current field's first byte
         let mut escaped = false; // the current field holds a `""` pair
-        let mut pos = start; // the current block's first byte
+        let mut pos = start; // the next block's first byte
         let mut carry = Carry::START;
-        while pos < input.len() {
-            let n = (input.len() - pos).min(BLOCK);
-            // SAFETY: the caller's promise, passed on.
-            let (m, valid) = unsafe { load::<K>(input, pos) };
-            let next_is_lf = input.get(pos + BLOCK) == Some(&LF);
-            // SAFETY: as above.
-            let s = unsafe { structure::<K>(m, valid, carry, next_is_lf) };
-            if s.misplaced != 0 {
-                // The state at `start`, a field's first byte, is known: parse from
-                // there to the first record start past this block, and resume.
-                self.stats.fallbacks += 1;
-                let state = match self.spans.is_empty() {
-                    true => State::StartRecord,
-                    false => State::StartField,
-                };
-                let Some(resume) = self.state_machine(input, start, state, pos + n, on_record)?
-                else {
-                    self.stats.fallback_bytes += (input.len() - start) as u64;
-                    return Ok(());
-                };
-                self.stats.fallback_bytes += (resume - start) as u64;
-                (start, escaped, pos, carry) = (resume, false, resume, Carry::START);
-                continue;
-            }
-            self.stats.blocks += 1;
-            let mut pairs = s.pairs;
-            let mut separators = s.separators;
-            while separators != 0 {
-                let k = separators.trailing_zeros();
-                separators &= separators - 1;
-                let j = pos + k as usize;
-                let before = (1u64 << k) - 1;
-                let field_escaped = escaped || pairs & before != 0;
-                pairs &= !before;
-                if m.lf >> k & 1 == 0 {
-                    self.spans.push(span(input, start, j, field_escaped));
-                } else {
-                    let end = if j > start && input[j - 1] == CR {
-                        j - 1
-                    } else {
-                        j
+        let mut batch = [Structure::default(); BATCH];
+        'batches: while pos < input.len() {
+            let (filled, carry_after) = stage1_in(tier, input, pos, carry, &mut batch);
+            for s in &batch[..filled] {
+                if s.misplaced != 0 {
+                    // The state at `start`, a field's first byte, is known: parse from
+                    // there to the first record start past this block, and resume.
+                    let block_end = (pos + BLOCK).min(input.len());
+                    let Some(resume) = self.fall_back(input, start, block_end, on_record)? else {
+                        return Ok(());
                     };
-                    if !(self.spans.is_empty() && end == start) {
-                        // (else a blank line: no record)
-                        self.spans.push(span(input, start, end, field_escaped));
-                        self.emit(input, on_record);
-                    }
+                    (start, escaped, pos, carry) = (resume, false, resume, Carry::START);
+                    continue 'batches;
                 }
-                (start, escaped) = (j + 1, false);
+                let mut pairs = s.pairs;
+                let mut separators = s.separators;
+                while separators != 0 {
+                    let k = separators.trailing_zeros();
+                    separators &= separators - 1;
+                    let j = pos + k as usize;
+                    let before = (1u64 << k) - 1;
+                    let field_escaped = escaped || pairs & before != 0;
+                    pairs &= !before;
+                    if s.lf >> k & 1 == 0 {
+                        self.spans.push(span(input, start, j, field_escaped));
+                    } else {
+                        let end = if j > start && input[j - 1] == CR { j - 1 } else { j };
+                        if !(self.spans.is_empty() && end == start) {
+                            // (else a blank line: no record)
+                            self.spans.push(span(input, start, end, field_escaped));
+                            self.emit(input, on_record);
+                        }
+                    }
+                    (start, escaped) = (j + 1, false);
+                }
+                escaped |= pairs != 0;
+                pos += BLOCK;
             }
-            escaped |= pairs != 0;
-            carry = s.carry;
-            pos += BLOCK;
+            self.stats.blocks += filled as u64;
+            carry = carry_after;
         }
         if carry.inside != 0 {
             return Err(ParseError::unterminated_quote(input, self.produced, start));
@@ -248,6 +274,25 @@ impl Parser {
         Ok(())
     }
     // ANCHOR_END: walk
+
+    /// The state machine from the current field's `start` to the first record start
+    /// at or after `block_end`, counted in the stats; `None` when it finished the input.
+    fn fall_back<'a>(
+        &mut self,
+        input: &'a [u8],
+        start: usize,
+        block_end: usize,
+        on_record: &mut impl FnMut(Record<'_, 'a>),
+    ) -> Result<Option<usize>, ParseError> {
+        self.stats.fallbacks += 1;
+        let state = match self.spans.is_empty() {
+            true => State::StartRecord,
+            false => State::StartField,
+        };
+        let resume = self.state_machine(input, start, state, block_end, on_record)?;
+        self.stats.fallback_bytes += (resume.unwrap_or(input.len()) - start) as u64;
+        Ok(resume)
+    }
 }
 
 // ANCHOR: load

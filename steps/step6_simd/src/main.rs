@@ -170,6 +170,23 @@ fn verbose(path: &Path) {
             ""
         }
     );
+    // The parse alone (the fields counted, nothing else), per tier: best of 5.
+    for tier in Tier::supported() {
+        let best = (0..5)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                let mut fields = 0usize;
+                let _ = parser.for_each_record_in(tier, &input, |r| fields += r.len());
+                std::hint::black_box(fields);
+                t.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min);
+        eprintln!(
+            "scan only (every field's span, no query), {:>8}: {:>6.0} MB/s",
+            tier.name(),
+            input.len() as f64 / best / 1e6
+        );
+    }
 }
 
 /// Prints a query error (as JSON with `--json`) and returns the exit status.
