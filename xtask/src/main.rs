@@ -117,6 +117,7 @@ fn ci(root: &Path) -> Result<(), String> {
         ],
     )?;
     run(root, "cargo", &["test", "--workspace"])?; // the README's test command
+    asan_step6(root)?;
     smoke(root)?;
     // The whole bench pipeline on a small file: every step, the baseline, the limit,
     // results.json and the chart (under target/bench/quick/, so a real run's results
@@ -125,6 +126,32 @@ fn ci(root: &Path) -> Result<(), String> {
     book(root)?;
     fuzz(root, CI_FUZZ_SECONDS)?;
     println!("\nci: all checks passed");
+    Ok(())
+}
+
+/// Step 6's tests under AddressSanitizer (nightly): its SIMD loads are `unsafe`, and
+/// ASan catches a load past the input or the tail's stack buffer. Its own target
+/// directory, so the instrumented build does not replace the ordinary one.
+fn asan_step6(root: &Path) -> Result<(), String> {
+    let status = Command::new("cargo")
+        .current_dir(root)
+        .env("RUSTFLAGS", "-Zsanitizer=address")
+        .env("CARGO_TARGET_DIR", root.join("target/asan"))
+        .args([
+            "+nightly",
+            "test",
+            "--target",
+            "x86_64-unknown-linux-gnu",
+            "-p",
+            "step6",
+            "--lib",
+            "--tests",
+        ])
+        .status()
+        .map_err(|e| format!("cannot run cargo +nightly: {e}"))?;
+    if !status.success() {
+        return Err(format!("step 6's tests under AddressSanitizer failed: {status}"));
+    }
     Ok(())
 }
 

@@ -248,7 +248,11 @@ impl Parser {
                     if s.lf >> k & 1 == 0 {
                         self.spans.push(span(input, start, j, field_escaped));
                     } else {
-                        let end = if j > start && input[j - 1] == CR { j - 1 } else { j };
+                        let end = if j > start && input[j - 1] == CR {
+                            j - 1
+                        } else {
+                            j
+                        };
                         if !(self.spans.is_empty() && end == start) {
                             // (else a blank line: no record)
                             self.spans.push(span(input, start, end, field_escaped));
