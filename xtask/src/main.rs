@@ -150,7 +150,9 @@ fn asan_step6(root: &Path) -> Result<(), String> {
         .status()
         .map_err(|e| format!("cannot run cargo +nightly: {e}"))?;
     if !status.success() {
-        return Err(format!("step 6's tests under AddressSanitizer failed: {status}"));
+        return Err(format!(
+            "step 6's tests under AddressSanitizer failed: {status}"
+        ));
     }
     Ok(())
 }
