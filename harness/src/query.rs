@@ -156,12 +156,14 @@ pub fn line_at(input: &[u8], offset: usize) -> u64 {
     input[..offset].iter().filter(|&&b| b == b'\n').count() as u64 + 1
 }
 
-/// A key (or any field) as text: valid UTF-8 as it is, and each byte of an invalid
-/// sequence as `\xNN`. Readable, and the same in the table and in JSON.
+/// A key (or any field) as text, without losing a byte: valid UTF-8 as it is but for
+/// the backslash, written `\\`; each byte of an invalid sequence as `\xNN`. So the
+/// key of the byte `0xFF` (`\xff`) and the key of the four characters `\xff`
+/// (`\\xff`) stay two keys. The same text in the table and in JSON.
 pub fn key_text(bytes: &[u8]) -> String {
     let mut out = String::new();
     for chunk in bytes.utf8_chunks() {
-        out.push_str(chunk.valid());
+        out.push_str(&chunk.valid().replace('\\', "\\\\"));
         for b in chunk.invalid() {
             out.push_str(&format!("\\x{}", hex(&[*b])));
         }
@@ -169,15 +171,30 @@ pub fn key_text(bytes: &[u8]) -> String {
     out
 }
 
-/// The answer as JSON: `{"<key>": {"count": N, "sum": S}, …}`, keys in byte order,
-/// `sum` `null` for a group without a non-NULL value. `f64`s print as the shortest
-/// decimal that reads back to the same bits.
+/// The answer as JSON: `{"<key>": {"count": N, "sum": S}, …}`, keys as
+/// [`key_text`] in the order of that text, `sum` `null` for a group without a
+/// non-NULL value (SQL NULL). A finite sum prints as the shortest decimal that reads
+/// back to the same bits; a sum that overflowed `f64` prints as the string `"inf"` or
+/// `"-inf"` (JSON has no infinity, and `null` would read as SQL NULL).
 pub fn groups_to_json(groups: &Groups) -> Value {
     let map: Map<String, Value> = groups
         .iter()
-        .map(|(key, g)| (key_text(key), json!({"count": g.count, "sum": g.sum})))
+        .map(|(key, g)| {
+            (
+                key_text(key),
+                json!({"count": g.count, "sum": sum_to_json(g.sum)}),
+            )
+        })
         .collect();
     Value::Object(map)
+}
+
+fn sum_to_json(sum: Option<f64>) -> Value {
+    match sum {
+        None => Value::Null,
+        Some(s) if s.is_finite() => json!(s),
+        Some(s) => Value::String(s.to_string()),
+    }
 }
 
 /// The answer as an aligned text table: key, count, sum, one group a line.
@@ -243,6 +260,37 @@ mod tests {
             table,
             "category  count  sum(value)\na\\xff         1        NULL\nb             2    0.300000\n"
         );
+    }
+
+    #[test]
+    fn no_two_keys_print_alike_and_an_overflowed_sum_is_not_null() {
+        let mut groups = Groups::new();
+        groups.insert(
+            b"\xff".to_vec(),
+            Group {
+                count: 1,
+                sum: Some(f64::INFINITY),
+            },
+        );
+        groups.insert(
+            b"\\xff".to_vec(),
+            Group {
+                count: 2,
+                sum: Some(f64::NEG_INFINITY),
+            },
+        );
+        groups.insert(
+            b"a\\b".to_vec(),
+            Group {
+                count: 3,
+                sum: None,
+            },
+        );
+        let json = groups_to_json(&groups);
+        assert_eq!(json.as_object().unwrap().len(), 3, "{json}");
+        assert_eq!(json[r"\xff"]["sum"], "inf");
+        assert_eq!(json[r"\\xff"]["sum"], "-inf");
+        assert_eq!(json[r"a\\b"]["sum"], Value::Null);
     }
 
     #[test]
