@@ -134,6 +134,9 @@ fn ci(root: &Path) -> Result<(), String> {
 /// ASan catches a load past the input or the tail's stack buffer. Its own target
 /// directory, so the instrumented build does not replace the ordinary one.
 fn asan_step6(root: &Path) -> Result<(), String> {
+    println!(
+        "\n==> RUSTFLAGS=-Zsanitizer=address cargo +nightly test --target x86_64-unknown-linux-gnu -p step6 --lib --tests"
+    );
     let status = Command::new("cargo")
         .current_dir(root)
         .env("RUSTFLAGS", "-Zsanitizer=address")
