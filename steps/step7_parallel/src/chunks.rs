@@ -408,6 +408,13 @@ mod tests {
             n
         };
         assert_eq!(records(&[0, 10]), 3);
+        // The book's figure: chunks of 12, chunk 1 starts inside `"x\ny"`.
+        let t = transition(input, 0, 12, input.len());
+        let (b, q) = (Some(13), Some(18));
+        assert_eq!(t.first, [b, b, b, q, b]);
+        assert_eq!(t.end, [State::StartRecord; 5]);
+        assert_eq!(transition(input, 0, 0, 12).end[0], State::Quoted);
+        assert_eq!(plan(input, 12, 1).parts[1].from, 18);
         assert_eq!(records(&[0, 13]), 4); // [k,v] [a"b,1] ["x\ny",2] and [y",2]
     }
 }
