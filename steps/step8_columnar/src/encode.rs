@@ -1,0 +1,253 @@
+//! One chunk's records as columns: each field parsed once into its column's type,
+//! appended to the chunk's buffer for that column (little-endian bytes, as they go to
+//! disk), and strings interned into the chunk's dictionary.
+
+use hashbrown::DefaultHashBuilder;
+
+use crate::exact;
+use crate::infer::{ColumnType, parse_bool, parse_int};
+use crate::symbols::LocalDict;
+use crate::value::parse_value;
+use crate::{Record, date};
+
+/// A bit per row, 1 = the row has a value (not NULL); Arrow's validity bitmap.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Bits {
+    /// Bit `i % 64` of word `i / 64` is row `i`.
+    pub words: Vec<u64>,
+    /// Rows.
+    pub len: u64,
+}
+
+impl Bits {
+    /// Appends one bit.
+    #[inline]
+    pub fn push(&mut self, bit: bool) {
+        if self.len % 64 == 0 {
+            self.words.push(0);
+        }
+        *self.words.last_mut().expect("pushed") |= u64::from(bit) << (self.len % 64);
+        self.len += 1;
+    }
+
+    /// Appends every bit of `other`, a word at a time.
+    pub fn extend(&mut self, other: &Bits) {
+        let shift = self.len % 64;
+        let mut left = other.len;
+        for &w in &other.words {
+            let n = left.min(64);
+            left -= n;
+            if shift == 0 {
+                self.words.push(w);
+            } else {
+                *self.words.last_mut().expect("len % 64 != 0") |= w << shift;
+                if n > 64 - shift {
+                    self.words.push(w >> (64 - shift));
+                }
+            }
+            self.len += n;
+        }
+    }
+
+    /// Bit `i`.
+    pub fn get(&self, i: u64) -> bool {
+        self.words[(i / 64) as usize] >> (i % 64) & 1 == 1
+    }
+}
+
+/// One column of one chunk.
+#[derive(Clone, Debug, Default)]
+pub struct ColumnChunk {
+    /// The values, [`ColumnType::width`] bytes each, little-endian (a NULL is zeros).
+    pub values: Vec<u8>,
+    /// For a `float64` column only: each value's exact decimal in 10^-18 units (16
+    /// bytes, little-endian), or `i128::MIN` when it has none.
+    pub exact: Vec<u8>,
+    /// Which rows have a value (for every type but `string`, where empty is a string).
+    pub valid: Bits,
+}
+
+/// A field that does not parse as its column's type: where it is, to report it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BadField {
+    /// Records before it in its chunk.
+    pub record: u64,
+    /// The column's index.
+    pub column: usize,
+    /// The field's first byte in the input.
+    pub start: usize,
+    /// One past its last byte.
+    pub end: usize,
+    /// Whether its bytes need unescaping.
+    pub needs_unescape: bool,
+}
+
+/// A chunk's columns, its dictionary, and the first field that broke its type.
+#[derive(Clone, Debug)]
+pub struct ChunkColumns<'t> {
+    types: &'t [ColumnType],
+    /// The columns, in the header's order.
+    pub columns: Vec<ColumnChunk>,
+    /// The chunk's strings, over all its string columns.
+    pub dict: LocalDict,
+    /// Records appended.
+    pub rows: u64,
+    /// The first field that is not of its column's type; the chunk stops there.
+    pub bad: Option<BadField>,
+    scratch: Vec<u8>,
+}
+
+impl<'t> ChunkColumns<'t> {
+    /// Empty columns of `types`, with room for about `rows` records.
+    pub fn new(types: &'t [ColumnType], rows: usize) -> ChunkColumns<'t> {
+        let columns = types
+            .iter()
+            .map(|ty| ColumnChunk {
+                values: Vec::with_capacity(rows * ty.width()),
+                exact: Vec::with_capacity(if *ty == ColumnType::Float64 { rows * 16 } else { 0 }),
+                valid: Bits {
+                    words: Vec::with_capacity(rows.div_ceil(64)),
+                    len: 0,
+                },
+            })
+            .collect();
+        ChunkColumns {
+            types,
+            columns,
+            dict: LocalDict::default(),
+            rows: 0,
+            bad: None,
+            scratch: Vec::new(),
+        }
+    }
+
+    // ANCHOR: push
+    /// Appends one record (of the header's width: the caller checked). After a field
+    /// that breaks its type, records are ignored and [`ChunkColumns::bad`] says where.
+    #[inline]
+    pub fn push(&mut self, record: &Record<'_, '_>, hasher: &DefaultHashBuilder) {
+        if self.bad.is_some() {
+            return;
+        }
+        for (k, field) in record.fields().enumerate() {
+            let bytes = field.cooked_in(&mut self.scratch);
+            let column = &mut self.columns[k];
+            let ok = match self.types[k] {
+                ColumnType::String => {
+                    let id = self.dict.intern(bytes, hasher);
+                    column.values.extend_from_slice(&id.to_le_bytes());
+                    true
+                }
+                ty => push_typed(column, ty, bytes),
+            };
+            if !ok {
+                let span = record.spans()[k];
+                self.bad = Some(BadField {
+                    record: self.rows,
+                    column: k,
+                    start: span.start,
+                    end: span.end,
+                    needs_unescape: span.needs_unescape,
+                });
+                return;
+            }
+        }
+        self.rows += 1;
+    }
+    // ANCHOR_END: push
+}
+
+/// Appends `field` to a column of type `ty` (not `string`); false when it is not one.
+#[inline]
+fn push_typed(column: &mut ColumnChunk, ty: ColumnType, field: &[u8]) -> bool {
+    let valid = !field.is_empty();
+    column.valid.push(valid);
+    let values = &mut column.values;
+    match ty {
+        ColumnType::Int64 => match parse_int(field).or((!valid).then_some(0)) {
+            Some(v) => values.extend_from_slice(&v.to_le_bytes()),
+            None => return false,
+        },
+        ColumnType::Decimal { scale } => match decimal(field, scale).or((!valid).then_some(0)) {
+            Some(v) => values.extend_from_slice(&v.to_le_bytes()),
+            None => return false,
+        },
+        ColumnType::Float64 => match parse_value(field) {
+            Ok(v) => {
+                values.extend_from_slice(&v.unwrap_or(0.0).to_le_bytes());
+                let fixed = exact::parse_fixed_scaled(field).map_or(i128::MIN, |(f, _)| f);
+                column.exact.extend_from_slice(&fixed.to_le_bytes());
+            }
+            Err(_) => return false,
+        },
+        ColumnType::Date => match date::parse(field).or((!valid).then_some(0)) {
+            Some(v) => values.extend_from_slice(&v.to_le_bytes()),
+            None => return false,
+        },
+        ColumnType::Bool => match parse_bool(field).or((!valid).then_some(false)) {
+            Some(v) => values.push(u8::from(v)),
+            None => return false,
+        },
+        ColumnType::String => unreachable!("strings are interned by the caller"),
+    }
+    true
+}
+
+// ANCHOR: decimal
+/// A plain decimal as an `i64` count of 10^-`scale` units; `i64::MIN` for a negative
+/// zero (`-0.0`), so that the column gives back the field's `f64` bits; `None` when
+/// the field is not a plain decimal with at most `scale` digits after the point that
+/// fits.
+#[inline]
+pub fn decimal(field: &[u8], scale: u8) -> Option<i64> {
+    let (fixed, digits) = exact::parse_fixed_scaled(field)?;
+    if digits > u32::from(scale) {
+        return None;
+    }
+    if fixed == 0 && field.first() == Some(&b'-') {
+        return Some(i64::MIN);
+    }
+    let units = fixed / exact::POWERS[usize::from(exact::SCALE as u8 - scale)];
+    i64::try_from(units).ok().filter(|&u| u != i64::MIN)
+}
+// ANCHOR_END: decimal
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_extend_at_any_alignment() {
+        let pattern = |n: u64, seed: u64| {
+            let mut b = Bits::default();
+            for i in 0..n {
+                b.push((i * 7 + seed) % 3 == 0);
+            }
+            b
+        };
+        for a in [0, 1, 63, 64, 65, 130] {
+            for b in [0, 1, 63, 64, 65, 200] {
+                let (x, y) = (pattern(a, 1), pattern(b, 2));
+                let mut joined = x.clone();
+                joined.extend(&y);
+                let mut expected = x.clone();
+                for i in 0..b {
+                    expected.push(y.get(i));
+                }
+                assert_eq!(joined, expected, "{a} + {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn decimals_in_units_of_their_scale() {
+        assert_eq!(decimal(b"-12.5", 3), Some(-12_500));
+        assert_eq!(decimal(b"+.5", 1), Some(5));
+        assert_eq!(decimal(b"-0.000", 6), Some(i64::MIN));
+        assert_eq!(decimal(b"0.000", 6), Some(0));
+        assert_eq!(decimal(b"1.25", 1), None); // too many digits for the scale
+        assert_eq!(decimal(b"1e3", 6), None);
+        assert_eq!(decimal(b"9223372036854775807", 0), Some(i64::MAX));
+        assert_eq!(decimal(b"9223372036854775807", 1), None);
+    }
+}

@@ -1,0 +1,306 @@
+//! Column types, and how a column's type is inferred from every one of its fields.
+//!
+//! ```text
+//! for every column, over every non-empty field of the file (empty = NULL):
+//!     int64    if every one is [+-]digits (at most 19 digits) and fits an i64
+//!     decimal  else, if every one is a plain decimal (at most 18 digits after the
+//!              point) and all fit an i64 in units of 10^-S, S = the most digits seen
+//!     float64  else, if every one is a finite number (step 7's value parser)
+//!     date     else, if every one is YYYY-MM-DD
+//!     bool     else, if every one is true or false
+//!     string   else (and for a column with no non-empty field)
+//! ```
+//!
+//! Each chunk keeps a [`Seen`] per column; two `Seen`s merge, so the inference runs
+//! in parallel and gives the same types on any number of threads.
+
+use std::fmt;
+
+use crate::date;
+use crate::exact::{self, SCALE};
+
+/// The type of a column, and so the layout of its file ([`crate::layout`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ColumnType {
+    /// `i64`, 8 bytes a row.
+    Int64,
+    /// A decimal with `scale` digits after the point, as an `i64` count of
+    /// 10^-`scale` units, 8 bytes a row (SQL's `DECIMAL(18, scale)`). `i64::MIN` is
+    /// the negative zero (`-0.00`), so that reading back gives the field's `f64` bits.
+    Decimal {
+        /// Digits after the point, 0..=18.
+        scale: u8,
+    },
+    /// `f64` bits, 8 bytes a row, and beside them each value's exact decimal in an
+    /// `i128` (16 bytes a row) when it has one, for step 7's exact sum.
+    Float64,
+    /// Days since 1970-01-01, `i32`, 4 bytes a row.
+    Date,
+    /// One byte a row, 0 or 1.
+    Bool,
+    /// A `u32` symbol id a row; the bytes are in the table's symbol file.
+    String,
+}
+
+impl ColumnType {
+    /// The name in the manifest and in `--schema`: `int64`, `decimal(6)`, …
+    pub fn name(&self) -> String {
+        match self {
+            ColumnType::Int64 => "int64".into(),
+            ColumnType::Decimal { scale } => format!("decimal({scale})"),
+            ColumnType::Float64 => "float64".into(),
+            ColumnType::Date => "date".into(),
+            ColumnType::Bool => "bool".into(),
+            ColumnType::String => "string".into(),
+        }
+    }
+
+    /// The type named `name` ([`ColumnType::name`]'s form); `float64` as a request
+    /// means "any number" (the loader stores it as a decimal when it can).
+    pub fn parse(name: &str) -> Option<ColumnType> {
+        Some(match name {
+            "int64" => ColumnType::Int64,
+            "float64" => ColumnType::Float64,
+            "date" => ColumnType::Date,
+            "bool" => ColumnType::Bool,
+            "string" => ColumnType::String,
+            _ => {
+                let scale = name.strip_prefix("decimal(")?.strip_suffix(')')?.parse().ok()?;
+                (scale <= SCALE as u8).then_some(ColumnType::Decimal { scale })?
+            }
+        })
+    }
+
+    /// Bytes a row in the column's main file.
+    pub fn width(&self) -> usize {
+        match self {
+            ColumnType::Int64 | ColumnType::Decimal { .. } | ColumnType::Float64 => 8,
+            ColumnType::Date | ColumnType::String => 4,
+            ColumnType::Bool => 1,
+        }
+    }
+}
+
+impl fmt::Display for ColumnType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name())
+    }
+}
+
+/// An integer field: `[+-]` and 1 to 19 ASCII digits (what step 7's exact sum reads
+/// as a plain decimal), within `i64`.
+pub fn parse_int(field: &[u8]) -> Option<i64> {
+    let (negative, digits) = match field.first() {
+        Some(b'-') => (true, &field[1..]),
+        Some(b'+') => (false, &field[1..]),
+        _ => (false, field),
+    };
+    if digits.is_empty() || digits.len() > 19 {
+        return None;
+    }
+    let mut n: i128 = 0;
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        n = n * 10 + i128::from(b - b'0');
+    }
+    i64::try_from(if negative { -n } else { n }).ok()
+}
+
+/// A boolean field: exactly `true` or `false`.
+pub fn parse_bool(field: &[u8]) -> Option<bool> {
+    match field {
+        b"true" => Some(true),
+        b"false" => Some(false),
+        _ => None,
+    }
+}
+
+/// What one column's fields have shown so far (over a chunk, or merged).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seen {
+    /// Non-empty fields.
+    pub values: u64,
+    /// Every non-empty field is an integer ([`parse_int`]).
+    pub int: bool,
+    /// Every one is a plain decimal.
+    pub decimal: bool,
+    /// Every one is a finite number.
+    pub number: bool,
+    /// Every one is a date.
+    pub date: bool,
+    /// Every one is a boolean.
+    pub boolean: bool,
+    /// The most digits after the point among the plain decimals.
+    pub scale: u32,
+    /// The largest magnitude among the plain decimals, in units of 10^-18.
+    pub max_abs: u128,
+}
+
+impl Default for Seen {
+    fn default() -> Seen {
+        Seen {
+            values: 0,
+            int: true,
+            decimal: true,
+            number: true,
+            date: true,
+            boolean: true,
+            scale: 0,
+            max_abs: 0,
+        }
+    }
+}
+
+impl Seen {
+    // ANCHOR: add
+    /// Looks at one field; each test runs only while its type is still possible.
+    #[inline]
+    pub fn add(&mut self, field: &[u8]) {
+        if field.is_empty() {
+            return; // NULL: any type holds it
+        }
+        self.values += 1;
+        self.int = self.int && parse_int(field).is_some();
+        if self.decimal {
+            match exact::parse_fixed_scaled(field) {
+                Some((fixed, scale)) => {
+                    self.scale = self.scale.max(scale);
+                    self.max_abs = self.max_abs.max(fixed.unsigned_abs());
+                }
+                None => self.decimal = false,
+            }
+        }
+        self.number = self.number
+            && (self.decimal || matches!(exact::parse_number(field), Ok(Some(_))));
+        self.date = self.date && date::parse(field).is_some();
+        self.boolean = self.boolean && parse_bool(field).is_some();
+    }
+    // ANCHOR_END: add
+
+    /// Both chunks' fields together.
+    pub fn merge(&mut self, other: &Seen) {
+        self.values += other.values;
+        self.int &= other.int;
+        self.decimal &= other.decimal;
+        self.number &= other.number;
+        self.date &= other.date;
+        self.boolean &= other.boolean;
+        self.scale = self.scale.max(other.scale);
+        self.max_abs = self.max_abs.max(other.max_abs);
+    }
+
+    /// The column's type: the first of the module's list that every field fits.
+    pub fn column_type(&self) -> ColumnType {
+        if self.values == 0 {
+            return ColumnType::String;
+        }
+        if self.int {
+            return ColumnType::Int64;
+        }
+        if self.decimal && self.decimal_fits() {
+            return ColumnType::Decimal {
+                scale: self.scale as u8,
+            };
+        }
+        if self.number {
+            return ColumnType::Float64;
+        }
+        if self.date {
+            return ColumnType::Date;
+        }
+        if self.boolean {
+            return ColumnType::Bool;
+        }
+        ColumnType::String
+    }
+
+    /// The largest plain decimal fits an `i64` in units of 10^-scale (and `i64::MIN`
+    /// stays free for the negative zero).
+    fn decimal_fits(&self) -> bool {
+        let unit = exact::POWERS[(SCALE - self.scale) as usize] as u128;
+        self.max_abs / unit <= i64::MAX as u128
+    }
+
+    /// Whether every field seen fits `ty` (a type given with `--schema`).
+    pub fn fits(&self, ty: ColumnType) -> bool {
+        match ty {
+            ColumnType::Int64 => self.int,
+            ColumnType::Decimal { scale } => self.decimal && self.scale <= u32::from(scale) && {
+                let unit = exact::POWERS[(SCALE - u32::from(scale)) as usize] as u128;
+                self.max_abs / unit <= i64::MAX as u128
+            },
+            ColumnType::Float64 => self.number,
+            ColumnType::Date => self.date,
+            ColumnType::Bool => self.boolean,
+            ColumnType::String => true,
+        }
+    }
+}
+
+/// `ty` as it will be stored: a requested `float64` becomes the inferred decimal when
+/// the fields allow it (the same numbers, exact, and half the bytes).
+pub fn storage_type(requested: Option<ColumnType>, seen: &Seen) -> ColumnType {
+    match (requested, seen.column_type()) {
+        (None, inferred) => inferred,
+        (Some(ColumnType::Float64), ColumnType::Decimal { scale }) => ColumnType::Decimal { scale },
+        (Some(ColumnType::Float64), ColumnType::Int64) if seen.decimal_fits() => {
+            ColumnType::Decimal { scale: 0 }
+        }
+        (Some(ty), _) => ty,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn infer(fields: &[&str]) -> ColumnType {
+        let mut seen = Seen::default();
+        for f in fields {
+            seen.add(f.as_bytes());
+        }
+        // Merging halves gives the same type as one pass.
+        let (mut a, mut b) = (Seen::default(), Seen::default());
+        for (i, f) in fields.iter().enumerate() {
+            if i % 2 == 0 { a.add(f.as_bytes()) } else { b.add(f.as_bytes()) }
+        }
+        b.merge(&a);
+        assert_eq!(b.column_type(), seen.column_type());
+        seen.column_type()
+    }
+
+    #[test]
+    fn each_type_from_its_fields() {
+        use ColumnType::*;
+        assert_eq!(infer(&["1", "-20", "", "+3"]), Int64);
+        assert_eq!(infer(&["1", "2.5", "-0.125"]), Decimal { scale: 3 });
+        assert_eq!(infer(&["1", "2.5", "1e3"]), Float64);
+        assert_eq!(infer(&["1.0000000000000000001"]), Float64); // 19 fraction digits
+        assert_eq!(infer(&["9223372036854775807.5"]), Float64); // does not fit
+        assert_eq!(infer(&["2024-02-29", ""]), Date);
+        assert_eq!(infer(&["true", "false"]), Bool);
+        assert_eq!(infer(&["true", "1"]), String);
+        assert_eq!(infer(&["", ""]), String);
+        assert_eq!(infer(&[]), String);
+        assert_eq!(infer(&["12345678901234567890"]), Float64); // 20 digits
+        assert_eq!(infer(&["0000000000000000001"]), Int64); // 19 digits
+    }
+
+    #[test]
+    fn names_parse_back() {
+        for ty in [
+            ColumnType::Int64,
+            ColumnType::Decimal { scale: 6 },
+            ColumnType::Float64,
+            ColumnType::Date,
+            ColumnType::Bool,
+            ColumnType::String,
+        ] {
+            assert_eq!(ColumnType::parse(&ty.name()), Some(ty));
+        }
+        assert_eq!(ColumnType::parse("decimal(19)"), None);
+        assert_eq!(ColumnType::parse("text"), None);
+    }
+}

@@ -1,0 +1,87 @@
+//! The table on disk: a directory, one file per column (a splayed table, as kdb+
+//! calls it), the symbol file, and the manifest, written last.
+//!
+//! ```text
+//! TABLE_DIR/
+//!   manifest.json        names, types, rows, symbols, format version (written last)
+//!   symbols.bytes        every distinct string, once, one after the other
+//!   symbols.offsets      u64 LE, symbols + 1: symbol i = bytes[offsets[i]..offsets[i+1]]
+//!   col{k}.values        column k: rows x (8 bytes int64/decimal/float64,
+//!                        4 bytes date/string id, 1 byte bool), little-endian
+//!   col{k}.valid         u64 LE words, bit i = row i has a value (not for strings)
+//!   col{k}.exact         float64 only: i128 LE, each value's exact decimal or i128::MIN
+//! ```
+//!
+//! Every file is a raw little-endian array: it can be memory-mapped and read as it
+//! lies, and the file sizes follow from the manifest (the reader checks them).
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use crate::encode::{Bits, ColumnChunk};
+use crate::infer::ColumnType;
+use crate::symbols::Symbols;
+
+/// The manifest's file name.
+pub const MANIFEST: &str = "manifest.json";
+/// The symbol bytes' file name.
+pub const SYMBOL_BYTES: &str = "symbols.bytes";
+/// The symbol offsets' file name.
+pub const SYMBOL_OFFSETS: &str = "symbols.offsets";
+
+/// The file of column `k`'s `part` (`values`, `valid` or `exact`) in `dir`.
+pub fn column_file(dir: &Path, k: usize, part: &str) -> PathBuf {
+    dir.join(format!("col{k}.{part}"))
+}
+
+/// Writes `parts` one after the other into the new file `path`, and flushes it to
+/// the disk.
+///
+/// # Errors
+/// What creating, writing or syncing the file fails with.
+pub fn write_file<'a>(path: &Path, parts: impl IntoIterator<Item = &'a [u8]>) -> std::io::Result<()> {
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
+    for part in parts {
+        out.write_all(part)?;
+    }
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()
+}
+
+// ANCHOR: write_column
+/// Writes column `k` from its chunks, in file order: the values as they are, the
+/// validity bits joined (they do not start on word boundaries), the exact decimals.
+///
+/// # Errors
+/// As [`write_file`].
+pub fn write_column(
+    dir: &Path,
+    k: usize,
+    chunks: &[&ColumnChunk],
+    ty: ColumnType,
+) -> std::io::Result<()> {
+    write_file(&column_file(dir, k, "values"), chunks.iter().map(|c| &c.values[..]))?;
+    if ty != ColumnType::String {
+        let mut valid = Bits::default();
+        for c in chunks {
+            valid.extend(&c.valid);
+        }
+        let words: Vec<u8> = valid.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        write_file(&column_file(dir, k, "valid"), [&words[..]])?;
+    }
+    if ty == ColumnType::Float64 {
+        write_file(&column_file(dir, k, "exact"), chunks.iter().map(|c| &c.exact[..]))?;
+    }
+    Ok(())
+}
+// ANCHOR_END: write_column
+
+/// Writes the symbol file.
+///
+/// # Errors
+/// As [`write_file`].
+pub fn write_symbols(dir: &Path, symbols: &Symbols) -> std::io::Result<()> {
+    write_file(&dir.join(SYMBOL_BYTES), [&symbols.blob[..]])?;
+    let offsets: Vec<u8> = symbols.offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
+    write_file(&dir.join(SYMBOL_OFFSETS), [&offsets[..]])
+}

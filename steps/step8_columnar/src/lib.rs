@@ -1,0 +1,679 @@
+//! # Step 8 — load once, query fast: a splayed columnar table
+//!
+//! **The idea.** Steps 1–7 parse the CSV again for every query. This step parses it
+//! once, on every core (step 7's chunks and transition functions), into a *splayed
+//! table*: a directory with one file per column ([`layout`]). Numbers, dates and
+//! booleans become raw little-endian arrays; strings are *interned* ([`symbols`]):
+//! each distinct string is stored once in the table's symbol file and the column holds
+//! `u32` symbol ids. A GROUP BY then reads two columns and indexes an array by symbol
+//! id ([`table_query`]), without hashing a string or touching the CSV.
+//!
+//! **What changed since the previous step.** New: the column types and their
+//! inference ([`infer`]), the per-chunk column builders ([`encode`]), the
+//! deterministic parallel interning ([`symbols`]), the load with its crash-safe rename
+//! ([`load`], [`manifest`]), reading a table back ([`scan`]) and the query over it
+//! ([`table_query`]). Kept from step 7: the parser, the chunks, the exact sum, and the
+//! query over the CSV ([`query`]), which is now the yardstick the table is measured
+//! against. Step 7's comparison with step 1's parser is gone.
+//!
+//! **Measured** on an Intel Xeon Processor (KVM guest, 2.6 GHz, 2 cores, shared and
+//! noisy), rustc 1.95.0: see the book's chapter.
+//!
+//! **Assumptions and policy.** The dialect of the `harness` crate, exactly; the
+//! query's rules and its exact sums are step 7's, so the JSON is step 7's, bit for
+//! bit. A table needs every record to have the header's width.
+//!
+//! **Read more.** kdb+'s splayed tables and enumerated symbols (KX, "Splayed
+//! tables"); the Rayforce database's parallel splayed load, whose symbol order had to
+//! be made independent of the thread count; Daniel Abadi et al., "The Design and
+//! Implementation of Modern Column-Oriented Database Systems" (2013), dictionary
+//! encoding.
+
+use std::borrow::Cow;
+use std::fs::File;
+use std::marker::PhantomData;
+use std::path::Path;
+
+use harness::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
+use harness::{Error, Fingerprint, ParseError, Record as OwnedRecord, Step};
+use memmap2::Mmap;
+
+pub mod blocks;
+pub mod chunks;
+pub mod exact;
+pub mod index;
+pub mod date;
+pub mod encode;
+pub mod error;
+pub mod infer;
+pub mod layout;
+pub mod load;
+pub mod manifest;
+pub mod query;
+pub mod scan;
+pub mod symbols;
+pub mod table;
+pub mod table_query;
+pub mod value;
+
+pub use blocks::Tier;
+pub use index::Stats;
+
+/// Step 8 (step 7's parser) on the harness's [`Step`] interface, as the gate runs it: chunks of 64
+/// bytes on 2 threads, so that the gate's small inputs cross chunk boundaries
+/// (`tests/chunks.rs` runs it at other sizes). [`Step::pass`] uses the default
+/// chunks and every core.
+pub type Step8 = Chunked<64, 2>;
+
+/// Step 8 with chunks of `SIZE` bytes on `THREADS` threads, the tier [`Tier::chosen`].
+pub struct Chunked<const SIZE: usize, const THREADS: usize>;
+
+impl<const SIZE: usize, const THREADS: usize> Step for Chunked<SIZE, THREADS> {
+    const NUMBER: u32 = 7;
+    const NAME: &'static str = "step8";
+    const IDEA: &'static str = "load once: a splayed columnar table, interned strings";
+
+    fn records(input: &[u8]) -> Result<Vec<OwnedRecord>, ParseError> {
+        let plan = chunks::plan(input, SIZE, THREADS);
+        let parts = chunks::map_chunks(THREADS, plan.parts.len(), Parser::default, |p, k| {
+            let part = plan.parts[k];
+            let mut records = Vec::new();
+            let parsed = p.records_between(Tier::chosen(), input, part.from, part.stop, |r| {
+                records.push(r.fields().map(|f| f.cooked().into_owned()).collect());
+            });
+            (records, parsed)
+        });
+        let mut all: Vec<OwnedRecord> = Vec::new();
+        for (records, parsed) in parts.0 {
+            let before = all.len() as u64;
+            all.extend(records);
+            parsed.map_err(|e| after(e, before))?;
+        }
+        Ok(all)
+    }
+
+    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
+        fingerprint_chunked(Tier::chosen(), input, SIZE, THREADS)
+    }
+
+    fn pass(path: &Path) -> Result<Fingerprint, Error> {
+        let input = map(path)?;
+        let threads = chunks::available_threads();
+        let size = chunks::default_size(input.len(), threads);
+        Ok(fingerprint_chunked(Tier::chosen(), &input, size, threads)?)
+    }
+}
+
+/// The fingerprint of `input` parsed in chunks of `size` bytes on `threads` threads.
+///
+/// # Errors
+/// [`ParseError`] on an unterminated quote.
+pub fn fingerprint_chunked(
+    tier: Tier,
+    input: &[u8],
+    size: usize,
+    threads: usize,
+) -> Result<Fingerprint, ParseError> {
+    let plan = chunks::plan(input, size, threads);
+    let parts = chunks::map_chunks(threads, plan.parts.len(), Parser::default, |p, k| {
+        let part = plan.parts[k];
+        let mut fp = Fingerprint::default();
+        let parsed = p.records_between(tier, input, part.from, part.stop, |r| {
+            fp.add_record(r.fields().map(|f| f.cooked_len()));
+        });
+        (fp, parsed)
+    });
+    let mut total = Fingerprint::default();
+    for (fp, parsed) in parts.0 {
+        let before = total.records;
+        total.records += fp.records;
+        total.fields += fp.fields;
+        total.bytes += fp.bytes;
+        parsed.map_err(|e| after(e, before))?;
+    }
+    Ok(total)
+}
+
+/// A chunk's error with its record counted from the input's first record.
+fn after(mut e: ParseError, records_before: u64) -> ParseError {
+    e.record += records_before;
+    e
+}
+
+/// Step 6's parser, unchunked, with the tier `C` chooses: `tests/tiers.rs` runs the
+/// gate on each tier through it.
+pub struct With<C>(PhantomData<C>);
+
+impl<C: ChooseTier> Step for With<C> {
+    const NUMBER: u32 = 7;
+    const NAME: &'static str = "step8";
+    const IDEA: &'static str = "step 6's parser, one chunk";
+
+    fn records(input: &[u8]) -> Result<Vec<OwnedRecord>, ParseError> {
+        let mut records = Vec::new();
+        Parser::default().for_each_record_in(C::tier(), input, |record| {
+            records.push(record.fields().map(|f| f.cooked().into_owned()).collect());
+        })?;
+        Ok(records)
+    }
+
+    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
+        fingerprint_in(C::tier(), input)
+    }
+
+    fn pass(path: &Path) -> Result<Fingerprint, Error> {
+        let input = map(path)?;
+        Ok(fingerprint_in(C::tier(), &input)?)
+    }
+}
+
+/// Which tier a [`With`] parses with.
+pub trait ChooseTier {
+    /// The tier.
+    fn tier() -> Tier;
+}
+
+/// One type per tier, so that the gate can run on each (`tests/tiers.rs`).
+pub mod force {
+    use super::{ChooseTier, Tier};
+    macro_rules! force {
+        ($($name:ident => $tier:expr),*) => {$(
+            #[doc = concat!("Chooses `", stringify!($tier), "`.")]
+            pub struct $name;
+            impl ChooseTier for $name {
+                fn tier() -> Tier {
+                    $tier
+                }
+            }
+        )*};
+    }
+    force!(Chosen => Tier::chosen(), Scalar => Tier::Scalar, Portable => Tier::Portable,
+        Sse2 => Tier::Sse2, Avx2 => Tier::Avx2, Neon => Tier::Neon);
+}
+
+// ANCHOR: map
+/// Maps the file at `path` read-only; the [`Mmap`] derefs to the file's bytes as one
+/// `&[u8]`, valid until the `Mmap` is dropped (the borrow checker sees to that).
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be opened or mapped.
+pub fn map(path: &Path) -> Result<Mmap, Error> {
+    let file = File::open(path).map_err(|e| Error::io(path, e))?;
+    // SAFETY: `Mmap::map` is unsafe because the `&[u8]` it gives is only as immutable
+    // as the file under it, and no Rust type can promise that. If another process
+    // writes to the file while it is mapped, the bytes change under a shared borrow.
+    // If it truncates the file, every page past the new end is unmapped, and the next
+    // read of one raises SIGBUS: the process dies at once ("Bus error" in a shell,
+    // exit status 135 = 128 + 7), with no panic and no `Err` (`tests/sigbus.rs`
+    // demonstrates it). What this step does about it: nothing at run time, by choice.
+    // It maps a file that nothing else is writing: its own input. The defences all
+    // cost something this ladder is removing: read the file instead (step 1's copy),
+    // or catch SIGBUS in a handler and jump out of the parse (not expressible in safe
+    // Rust). Advisory locks (`flock`) do not stop another process's `truncate`.
+    unsafe { Mmap::map(&file) }.map_err(|e| Error::io(path, e))
+}
+// ANCHOR_END: map
+
+/// The fingerprint (records, fields, cooked bytes) of `input`. Only fields that need
+/// unescaping are walked to learn their cooked length; nothing is copied.
+///
+/// # Errors
+/// [`ParseError`] on an unterminated quote.
+pub fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
+    fingerprint_in(Tier::chosen(), input)
+}
+
+/// [`fingerprint`] with `tier`.
+///
+/// # Errors
+/// As [`fingerprint`].
+pub fn fingerprint_in(tier: Tier, input: &[u8]) -> Result<Fingerprint, ParseError> {
+    let mut fp = Fingerprint::default();
+    Parser::default().for_each_record_in(tier, input, |record| {
+        fp.add_record(record.fields().map(|f| f.cooked_len()));
+    })?;
+    Ok(fp)
+}
+
+// ANCHOR: field
+/// One field: a view into the input, valid as long as the input (`'a`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field<'a> {
+    raw: &'a [u8],
+    needs_unescape: bool,
+}
+
+impl<'a> Field<'a> {
+    /// The field's bytes as they lie in the input: its cooked bytes when
+    /// [`Field::needs_unescape`] is false (a quoted field without its quotes); the
+    /// whole field as written, opening quote to last byte, when it is true.
+    pub fn raw(&self) -> &'a [u8] {
+        self.raw
+    }
+
+    /// True when the cooked bytes are not one run of the input: a quoted field that
+    /// holds `""`, or that has bytes after its closing quote (`"ab"c`).
+    pub fn needs_unescape(&self) -> bool {
+        self.needs_unescape
+    }
+
+    /// The cooked bytes: borrowed from the input, or, only when the field needs
+    /// unescaping, a new `Vec` (the one place this step allocates per field).
+    pub fn cooked(&self) -> Cow<'a, [u8]> {
+        if !self.needs_unescape {
+            return Cow::Borrowed(self.raw);
+        }
+        let (inside, after) = split_quoted(self.raw);
+        let mut cooked = Vec::with_capacity(self.cooked_len());
+        let mut after_quote = false;
+        for &b in inside {
+            // Inside the quotes every quote is half of a `""` pair: keep the first half.
+            if b == QUOTE && after_quote {
+                after_quote = false;
+                continue;
+            }
+            after_quote = b == QUOTE;
+            cooked.push(b);
+        }
+        cooked.extend_from_slice(after);
+        Cow::Owned(cooked)
+    }
+
+    /// The cooked bytes, into `scratch` when the field needs unescaping (so a warm
+    /// `scratch` makes no allocation), else borrowed from the input.
+    pub fn cooked_in<'s>(&self, scratch: &'s mut Vec<u8>) -> &'s [u8]
+    where
+        'a: 's,
+    {
+        if !self.needs_unescape {
+            return self.raw;
+        }
+        let (inside, after) = split_quoted(self.raw);
+        scratch.clear();
+        let mut after_quote = false;
+        for &b in inside {
+            if b == QUOTE && after_quote {
+                after_quote = false;
+                continue;
+            }
+            after_quote = b == QUOTE;
+            scratch.push(b);
+        }
+        scratch.extend_from_slice(after);
+        scratch
+    }
+
+    /// The length of the cooked bytes, without making them.
+    pub fn cooked_len(&self) -> usize {
+        if !self.needs_unescape {
+            return self.raw.len();
+        }
+        let (inside, after) = split_quoted(self.raw);
+        let pairs = inside.iter().filter(|&&b| b == QUOTE).count() / 2;
+        inside.len() - pairs + after.len()
+    }
+}
+
+/// Splits a closed quoted field as written into the bytes between its quotes
+/// (`""` pairs still doubled) and the bytes after its closing quote.
+fn split_quoted(raw: &[u8]) -> (&[u8], &[u8]) {
+    let mut i = 1; // past the opening quote
+    while i < raw.len() {
+        if raw[i] == QUOTE {
+            if raw.get(i + 1) != Some(&QUOTE) {
+                return (&raw[1..i], &raw[i + 1..]);
+            }
+            i += 1; // a `""` pair
+        }
+        i += 1;
+    }
+    unreachable!("the parser flags only closed quoted fields")
+}
+// ANCHOR_END: field
+
+// ANCHOR: span
+/// Where one field lies in the input: a position and a length, no bytes. This is
+/// all the parser produces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    /// Offset of the field's first byte in the input.
+    pub start: usize,
+    /// Offset one past its last byte.
+    pub end: usize,
+    /// See [`Field::needs_unescape`].
+    pub needs_unescape: bool,
+}
+
+impl Span {
+    /// The span of the field that began at `start` (its opening quote, if quoted) and
+    /// ends at `end`, seen in `state`. A quoted field that needs no unescaping is
+    /// shown without its quotes, so its view is its cooked bytes.
+    fn new(state: State, start: usize, end: usize, escaped: bool) -> Span {
+        if state == State::QuoteInQuoted && !escaped {
+            Span {
+                start: start + 1,
+                end: end - 1,
+                needs_unescape: false,
+            }
+        } else {
+            Span {
+                start,
+                end,
+                needs_unescape: escaped,
+            }
+        }
+    }
+}
+
+/// One record: the spans of its fields over the input they point into.
+#[derive(Clone, Copy, Debug)]
+pub struct Record<'r, 'a> {
+    input: &'a [u8],
+    spans: &'r [Span],
+}
+
+impl<'r, 'a> Record<'r, 'a> {
+    /// Fields in the record (at least 1).
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// Never true for a record the parser hands out.
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Where each field lies in the input.
+    pub fn spans(&self) -> &'r [Span] {
+        self.spans
+    }
+
+    /// Field `k`, a view into the input. Panics when `k >= self.len()`.
+    pub fn field(&self, k: usize) -> Field<'a> {
+        let Span {
+            start,
+            end,
+            needs_unescape,
+        } = self.spans[k];
+        Field {
+            raw: &self.input[start..end],
+            needs_unescape,
+        }
+    }
+
+    /// Each field, in order.
+    pub fn fields(&self) -> impl Iterator<Item = Field<'a>> {
+        (0..self.len()).map(|k| self.field(k))
+    }
+}
+// ANCHOR_END: span
+
+// ANCHOR: state
+/// Where the parser is, one byte at a time: step 1's four states and `StartRecord`,
+/// which this step needs because one machine now also finds where records end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    /// At the first byte of a record: an LF (or CR LF) here is a blank line, no record.
+    StartRecord,
+    /// At the first byte of a field after a delimiter: a quote here opens a quoted field.
+    StartField,
+    /// Inside a field that is not quoted, or in the bytes after a closing quote.
+    Unquoted,
+    /// Inside a quoted field: delimiters, CR and LF are data.
+    Quoted,
+    /// Just after a quote inside a quoted field: either it closes the field, or the
+    /// next byte is a quote too and the pair is one literal quote.
+    QuoteInQuoted,
+}
+// ANCHOR_END: state
+
+/// The parser: the block walk ([`index`]) and the state machine it falls back on,
+/// and the spans of the record it is in, kept between records and between passes so
+/// that a warm parser allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub struct Parser {
+    spans: Vec<Span>,
+    /// Records handed out in this pass, for the error's position.
+    produced: u64,
+    stats: Stats,
+}
+
+impl Parser {
+    /// Calls `on_record` with each record of `input`, its fields views into `input`,
+    /// with the tier [`Tier::chosen`].
+    ///
+    /// # Errors
+    /// [`ParseError`] when a quoted field is still open at the end of the input,
+    /// naming its opening quote; the records before it have been passed on.
+    pub fn for_each_record<'a>(
+        &mut self,
+        input: &'a [u8],
+        on_record: impl FnMut(Record<'_, 'a>),
+    ) -> Result<(), ParseError> {
+        self.for_each_record_in(Tier::chosen(), input, on_record)
+    }
+
+    /// [`Parser::for_each_record`] with `tier` ([`Tier::Portable`] if the CPU lacks
+    /// it). [`Parser::stats`] then tells what the pass did.
+    ///
+    /// # Errors
+    /// As [`Parser::for_each_record`].
+    pub fn for_each_record_in<'a>(
+        &mut self,
+        tier: Tier,
+        input: &'a [u8],
+        mut on_record: impl FnMut(Record<'_, 'a>),
+    ) -> Result<(), ParseError> {
+        self.records_between(tier, input, bom_len(input), usize::MAX, &mut on_record)
+            .map(|_| ())
+    }
+
+    // ANCHOR: between
+    /// The records of `input` that start at or after `from` (a record start) and
+    /// before `stop`: the parse of one chunk, whose last record may run past `stop`.
+    /// Positions stay the whole input's; [`Parser::produced`] counts the records.
+    /// Returns where it stopped: the first record start at or after `stop`, or the
+    /// input's end.
+    ///
+    /// # Errors
+    /// As [`Parser::for_each_record`], with the record counted from `from`.
+    pub fn records_between<'a>(
+        &mut self,
+        tier: Tier,
+        input: &'a [u8],
+        from: usize,
+        stop: usize,
+        mut on_record: impl FnMut(Record<'_, 'a>),
+    ) -> Result<usize, ParseError> {
+        self.spans.clear();
+        self.produced = 0;
+        let tier = tier.or_portable();
+        self.stats = Stats {
+            tier: Some(tier),
+            ..Stats::default()
+        };
+        if tier == Tier::Scalar {
+            return self
+                .state_machine(input, from, State::StartRecord, stop, &mut on_record)
+                .map(|stopped| stopped.unwrap_or(input.len()));
+        }
+        self.walk_blocks(tier, input, from, stop, &mut on_record)
+    }
+    // ANCHOR_END: between
+
+    /// Records handed out by the last pass.
+    pub fn produced(&self) -> u64 {
+        self.produced
+    }
+
+    /// What the last pass did: its tier, its blocks and its fallbacks.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    // ANCHOR: state_machine
+    /// Step 5's state machine, from byte `from` (a field's first byte) in `state`
+    /// (`StartRecord` or `StartField`), with the record so far in `self.spans`. It
+    /// returns `Some(i)` at the first record start `i >= resume_at`, where the block
+    /// walk can take over again, or `None` when it has finished the input.
+    ///
+    /// # Errors
+    /// As [`Parser::for_each_record`].
+    fn state_machine<'a>(
+        &mut self,
+        input: &'a [u8],
+        from: usize,
+        mut state: State,
+        resume_at: usize,
+        on_record: &mut impl FnMut(Record<'_, 'a>),
+    ) -> Result<Option<usize>, ParseError> {
+        use State::*;
+        let mut start = from; // the current field's first byte
+        let mut escaped = false; // the current field's cooked bytes are not one run
+        let mut i = start;
+        while i < input.len() {
+            let b = input[i];
+            state = match (state, b) {
+                (Quoted, QUOTE) => QuoteInQuoted,
+                (Quoted, _) => Quoted,
+                (QuoteInQuoted, QUOTE) => {
+                    escaped = true; // `""`: one literal quote, still inside
+                    Quoted
+                }
+                (StartRecord | StartField, QUOTE) => Quoted,
+                // A CR followed by an LF is the first half of the terminator: skip it and
+                // let the LF decide. Looking ahead is free in a slice.
+                (_, CR) if input.get(i + 1) == Some(&LF) => state,
+                (StartRecord, LF) => {
+                    start = i + 1; // a blank line is no record
+                    StartRecord
+                }
+                (_, LF) => {
+                    // Outside quotes, a CR right before this LF was skipped above: it is
+                    // the terminator's, not the field's.
+                    let end = if input[i - 1] == CR { i - 1 } else { i };
+                    self.spans.push(Span::new(state, start, end, escaped));
+                    self.emit(input, on_record);
+                    (start, escaped) = (i + 1, false);
+                    StartRecord
+                }
+                (_, DELIMITER) => {
+                    self.spans.push(Span::new(state, start, i, escaped));
+                    (start, escaped) = (i + 1, false);
+                    StartField
+                }
+                (QuoteInQuoted, _) => {
+                    escaped = true; // bytes after the closing quote (lenient, rule 7)
+                    Unquoted
+                }
+                (_, _) => Unquoted,
+            };
+            i += 1;
+            if b == LF && state == StartRecord && i >= resume_at {
+                return Ok(Some(i)); // a record start: the block walk may resume here
+            }
+            // Inside a field, jump to the next byte that can end it.
+            let rest = &input[i..];
+            i += match state {
+                Unquoted => memchr::memchr3(DELIMITER, LF, CR, rest).unwrap_or(rest.len()),
+                Quoted => memchr::memchr(QUOTE, rest).unwrap_or(rest.len()),
+                StartRecord | StartField | QuoteInQuoted => 0,
+            };
+        }
+        match state {
+            StartRecord => {}
+            Quoted => return Err(ParseError::unterminated_quote(input, self.produced, start)),
+            StartField | Unquoted | QuoteInQuoted => {
+                // The last record may lack a terminator.
+                self.spans
+                    .push(Span::new(state, start, input.len(), escaped));
+                self.emit(input, on_record);
+            }
+        }
+        Ok(None)
+    }
+    // ANCHOR_END: state_machine
+
+    /// Hands out the record in `self.spans` and starts the next.
+    #[inline(always)]
+    fn emit<'a>(&mut self, input: &'a [u8], on_record: &mut impl FnMut(Record<'_, 'a>)) {
+        on_record(Record {
+            input,
+            spans: &self.spans,
+        });
+        self.spans.clear();
+        self.produced += 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn records(s: &[u8]) -> Vec<Vec<String>> {
+        Step8::records(s)
+            .unwrap()
+            .into_iter()
+            .map(|r| {
+                r.into_iter()
+                    .map(|f| String::from_utf8(f).unwrap())
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn splits_quoted_and_lenient_fields() {
+        assert_eq!(
+            records(br#"a,"b,c","d""e",f"g"#),
+            [["a", "b,c", "d\"e", "f\"g"]]
+        );
+        assert_eq!(records(br#""ab"c,"a"b"c"#), [["abc", "ab\"c"]]);
+        assert_eq!(records(b",,\n\"\""), [vec!["", "", ""], vec![""]]);
+    }
+
+    #[test]
+    fn a_record_is_not_a_line() {
+        assert_eq!(
+            records(b"a,\"line one\nline two\"\nb\n"),
+            [vec!["a", "line one\nline two"], vec!["b"]]
+        );
+    }
+
+    #[test]
+    fn a_cr_is_data_unless_an_lf_follows() {
+        assert_eq!(records(b"a\r\r\nb\r"), [["a\r"], ["b\r"]]);
+        assert_eq!(records(b"\r\n\n\"x\"\r\n\r\n"), [["x"]]);
+        assert_eq!(records(b"\r"), [["\r"]]);
+    }
+
+    #[test]
+    fn unterminated_quote_names_its_opening_quote() {
+        let e = Step8::records(b"\xEF\xBB\xBFa\n\nb,\"x\ny").unwrap_err();
+        assert_eq!((e.record, e.byte, e.line), (1, 8, 3));
+    }
+
+    #[test]
+    fn fields_are_views_and_only_escaped_ones_are_copied() {
+        let input = b"ab,\"c,d\",\"e\"\"f\",\"g\"h\r\n";
+        let mut seen = Vec::new();
+        Parser::default()
+            .for_each_record(input, |record| {
+                for f in record.fields() {
+                    let borrowed = matches!(f.cooked(), Cow::Borrowed(_));
+                    seen.push((f.raw(), f.needs_unescape(), borrowed, f.cooked_len()));
+                }
+            })
+            .unwrap();
+        let expected: [(&[u8], bool, bool, usize); 4] = [
+            (b"ab", false, true, 2),
+            (b"c,d", false, true, 3),
+            (b"\"e\"\"f\"", true, false, 3),
+            (b"\"g\"h", true, false, 2),
+        ];
+        assert_eq!(seen, expected);
+        // A borrowed view points into the input itself: no copy was made.
+        let (raw, ..) = seen[1];
+        assert_eq!(raw.as_ptr(), input[4..].as_ptr());
+    }
+}

@@ -1,0 +1,368 @@
+//! The load: CSV in, splayed table out, on every core, the same bytes on any number
+//! of threads.
+//!
+//! ```text
+//! header = the first record; the plan = step 7's chunks and scan
+//! pass 1, per chunk in parallel: check each record's width, and what each
+//!         column's fields could be (infer::Seen); merge: each column's type
+//! pass 2, per chunk in parallel: each field into its column's buffer, strings
+//!         into the chunk's dictionary (encode::ChunkColumns)
+//! intern: the chunks' dictionaries into the table's symbols (symbols::intern),
+//!         then each chunk's local ids rewritten as symbol ids, in parallel
+//! write:  one task per column, into a temporary directory; the symbols; the
+//!         manifest last; then one rename makes the table appear, complete
+//! ```
+//!
+//! The CSV is parsed twice: a column's type is known only after its last field, and
+//! the second parse (step 7's, over a file now in the page cache) costs less than
+//! keeping every field's position between the passes would.
+
+use std::path::{Path, PathBuf};
+
+use hashbrown::DefaultHashBuilder;
+use harness::ParseError;
+use harness::dialect::QUOTE;
+use harness::query::{QueryError, key_text, line_at};
+
+use crate::chunks::{Plan, map_chunks};
+use crate::encode::{BadField, ChunkColumns};
+use crate::error::TableError;
+use crate::infer::{ColumnType, Seen, storage_type};
+use crate::layout::{self, MANIFEST};
+use crate::manifest::{Column, Manifest};
+use crate::query::Split;
+use crate::symbols;
+use crate::{Field, Parser, Tier};
+
+/// How to load: the threads and chunks, and the types given for some columns.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    /// Threads and chunk size (step 7's).
+    pub split: Option<Split>,
+    /// `(column name, type)` pairs that override the inference.
+    pub schema: Vec<(String, ColumnType)>,
+}
+
+/// Parses a `--schema` value: `NAME=TYPE[,NAME=TYPE…]`, types as
+/// [`ColumnType::name`] (`int64`, `float64`, `decimal(S)`, `date`, `bool`, `string`).
+///
+/// # Errors
+/// [`TableError::Schema`] naming the part that does not parse.
+pub fn parse_schema(text: &str) -> Result<Vec<(String, ColumnType)>, TableError> {
+    text.split(',')
+        .filter(|part| !part.is_empty())
+        .map(|part| {
+            let (name, ty) = part
+                .rsplit_once('=')
+                .ok_or_else(|| TableError::Schema(format!("{part:?} is not NAME=TYPE")))?;
+            let ty = ColumnType::parse(ty).ok_or_else(|| {
+                TableError::Schema(format!(
+                    "{ty:?} is not a type (int64, float64, decimal(S), date, bool, string)"
+                ))
+            })?;
+            Ok((name.to_string(), ty))
+        })
+        .collect()
+}
+
+// ANCHOR: load
+/// Loads the CSV `input` into a new table at `dir` and returns its manifest.
+///
+/// # Errors
+/// [`TableError::Exists`] when `dir` exists; step 7's [`QueryError`]s for an input
+/// that breaks the dialect, has no header, or has a record of another width than the
+/// header; [`TableError::Type`] for a field that is not of the type `--schema` gave
+/// its column; [`TableError::Io`] when writing fails (nothing is left behind then).
+pub fn load(input: &[u8], dir: &Path, options: &LoadOptions) -> Result<Manifest, TableError> {
+    if dir.exists() {
+        return Err(TableError::Exists(dir.to_path_buf()));
+    }
+    let split = options.split.unwrap_or_else(Split::all_cores);
+    let (names, header_end) = read_header(input)?;
+    let requested = resolve_schema(&names, &options.schema)?;
+    let plan = split.plan(input);
+    let (rows, seen) = infer_pass(input, &plan, header_end, names.len(), split.threads)?;
+    let types: Vec<ColumnType> = (0..names.len())
+        .map(|k| storage_type(requested[k], &seen[k]))
+        .collect();
+    let hasher = DefaultHashBuilder::default();
+    let mut chunks = map_chunks(split.threads, plan.parts.len(), || (), |(), k| {
+        let mut columns = ChunkColumns::new(&types, rows[k] as usize);
+        // Pass 1 reported any parse error: the same bytes parse the same way again.
+        let _ = parse_part(input, &plan, k, header_end, |r| columns.push(&r, &hasher));
+        columns
+    })
+    .0;
+    first_bad_field(input, &names, &types, &chunks)?;
+    let dicts: Vec<_> = chunks.iter_mut().map(|c| std::mem::take(&mut c.dict)).collect();
+    let (symbols, ids) = symbols::intern(&dicts, split.threads);
+    drop(dicts);
+    let id_bounds = to_symbol_ids(&mut chunks, &ids, &types, split.threads);
+    let manifest = manifest(names, &types, &chunks, &id_bounds, symbols.len());
+    write_table(dir, &manifest, &chunks, &symbols, split.threads)?;
+    Ok(manifest)
+}
+// ANCHOR_END: load
+
+/// The header's fields and where the first data record starts.
+fn read_header(input: &[u8]) -> Result<(Vec<Vec<u8>>, usize), TableError> {
+    let mut from = harness::dialect::bom_len(input);
+    while from < input.len() {
+        let mut names = None;
+        let stopped = Parser::default().records_between(Tier::chosen(), input, from, from + 1, |r| {
+            names = Some(r.fields().map(|f| f.cooked().into_owned()).collect());
+        });
+        let stopped = stopped.map_err(QueryError::Parse)?;
+        if let Some(names) = names {
+            return Ok((names, stopped));
+        }
+        from = stopped; // a blank line
+    }
+    Err(QueryError::NoHeader.into())
+}
+
+/// The type `--schema` gives each column, if any.
+fn resolve_schema(
+    names: &[Vec<u8>],
+    schema: &[(String, ColumnType)],
+) -> Result<Vec<Option<ColumnType>>, TableError> {
+    let mut types = vec![None; names.len()];
+    for (name, ty) in schema {
+        let k = names
+            .iter()
+            .position(|n| n == name.as_bytes())
+            .ok_or_else(|| QueryError::MissingColumn {
+                column: name.clone(),
+                header: names.iter().map(|n| key_text(n)).collect(),
+            })?;
+        types[k] = Some(*ty);
+    }
+    Ok(types)
+}
+
+/// Parses part `k` of `plan` (its records after the header), calling `on_record`.
+fn parse_part<'a>(
+    input: &'a [u8],
+    plan: &Plan,
+    k: usize,
+    header_end: usize,
+    on_record: impl FnMut(crate::Record<'_, 'a>),
+) -> (u64, Result<usize, ParseError>) {
+    let part = plan.parts[k];
+    let from = part.from.max(header_end);
+    if from >= part.stop {
+        return (0, Ok(from)); // the header's own chunk
+    }
+    let mut parser = Parser::default();
+    let parsed = parser.records_between(Tier::chosen(), input, from, part.stop, on_record);
+    (parser.produced(), parsed)
+}
+
+/// Pass 1: each part's records and what each column's fields could be; the first
+/// error in record order (a record of another width, or an open quote).
+fn infer_pass(
+    input: &[u8],
+    plan: &Plan,
+    header_end: usize,
+    width: usize,
+    threads: usize,
+) -> Result<(Vec<u64>, Vec<Seen>), TableError> {
+    let parts = map_chunks(threads, plan.parts.len(), Vec::new, |scratch: &mut Vec<u8>, k| {
+        let mut seen = vec![Seen::default(); width];
+        let (mut records, mut failure) = (0u64, None);
+        let (produced, parsed) = parse_part(input, plan, k, header_end, |r| {
+            if failure.is_none() && r.len() != width {
+                failure = Some((records, r.spans()[0].start, r.len()));
+            }
+            for (s, field) in seen.iter_mut().zip(r.fields()) {
+                s.add(field.cooked_in(scratch));
+            }
+            records += 1;
+        });
+        (produced, seen, failure, parsed.err())
+    })
+    .0;
+    let mut before = 1; // the header
+    let (mut rows, mut merged) = (Vec::new(), vec![Seen::default(); width]);
+    for (produced, seen, failure, parse_error) in parts {
+        if let Some((record, start, found)) = failure {
+            return Err(QueryError::FieldCount {
+                record: before + record,
+                line: line_at(input, start),
+                expected: width,
+                found,
+            }
+            .into());
+        }
+        if let Some(mut e) = parse_error {
+            e.record += before;
+            return Err(QueryError::Parse(e).into());
+        }
+        for (m, s) in merged.iter_mut().zip(&seen) {
+            m.merge(s);
+        }
+        rows.push(produced);
+        before += produced;
+    }
+    Ok((rows, merged))
+}
+
+/// The first field (in record order) that did not parse as its column's type.
+fn first_bad_field(
+    input: &[u8],
+    names: &[Vec<u8>],
+    types: &[ColumnType],
+    chunks: &[ChunkColumns<'_>],
+) -> Result<(), TableError> {
+    let mut before = 1;
+    for chunk in chunks {
+        if let Some(BadField {
+            record,
+            column,
+            start,
+            end,
+            needs_unescape,
+        }) = chunk.bad
+        {
+            let field = Field {
+                raw: &input[start..end],
+                needs_unescape,
+            };
+            // A quoted field's view starts after its opening quote; name the quote.
+            let byte = if start > 0 && input[start - 1] == QUOTE { start - 1 } else { start };
+            return Err(TableError::Type {
+                record: before + record,
+                line: line_at(input, byte),
+                byte: byte as u64,
+                column: key_text(&names[column]),
+                ty: types[column],
+                text: field.cooked().into_owned(),
+            });
+        }
+        before += chunk.rows;
+    }
+    Ok(())
+}
+
+// ANCHOR: to_symbol_ids
+/// Rewrites each chunk's string columns from local ids to symbol ids, a chunk per
+/// task; returns each column's largest symbol id + 1 (0 for other types).
+fn to_symbol_ids(
+    chunks: &mut [ChunkColumns<'_>],
+    ids: &[Vec<u32>],
+    types: &[ColumnType],
+    threads: usize,
+) -> Vec<u32> {
+    let per_thread = chunks.len().div_ceil(threads.max(1)).max(1);
+    let bounds: Vec<Vec<u32>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = chunks
+            .chunks_mut(per_thread)
+            .zip(ids.chunks(per_thread))
+            .map(|(mine, my_ids)| {
+                scope.spawn(move || {
+                    let mut bound = vec![0u32; types.len()];
+                    for (chunk, map) in mine.iter_mut().zip(my_ids) {
+                        for (k, column) in chunk.columns.iter_mut().enumerate() {
+                            if types[k] != ColumnType::String {
+                                continue;
+                            }
+                            for id in column.values.chunks_exact_mut(4) {
+                                let local = u32::from_le_bytes(id.try_into().expect("4 bytes"));
+                                let symbol = map[local as usize];
+                                bound[k] = bound[k].max(symbol + 1);
+                                id.copy_from_slice(&symbol.to_le_bytes());
+                            }
+                        }
+                    }
+                    bound
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("no panic")).collect()
+    });
+    (0..types.len())
+        .map(|k| bounds.iter().map(|b| b[k]).max().unwrap_or(0))
+        .collect()
+}
+// ANCHOR_END: to_symbol_ids
+
+fn manifest(
+    names: Vec<Vec<u8>>,
+    types: &[ColumnType],
+    chunks: &[ChunkColumns<'_>],
+    id_bounds: &[u32],
+    symbols: usize,
+) -> Manifest {
+    let rows: u64 = chunks.iter().map(|c| c.rows).sum();
+    let columns = names
+        .into_iter()
+        .enumerate()
+        .map(|(k, name)| {
+            let valid: u64 = chunks
+                .iter()
+                .flat_map(|c| &c.columns[k].valid.words)
+                .map(|w| u64::from(w.count_ones()))
+                .sum();
+            Column {
+                name,
+                ty: types[k],
+                nulls: if types[k] == ColumnType::String { 0 } else { rows - valid },
+                id_bound: id_bounds[k],
+            }
+        })
+        .collect();
+    Manifest {
+        rows,
+        symbols: symbols as u64,
+        columns,
+    }
+}
+
+// ANCHOR: write_table
+/// Writes the table into a temporary directory beside `dir`, one task per column,
+/// the manifest last, every file synced; then renames it to `dir`. A crash before
+/// the rename leaves only the temporary directory, which no query opens.
+fn write_table(
+    dir: &Path,
+    manifest: &Manifest,
+    chunks: &[ChunkColumns<'_>],
+    symbols: &symbols::Symbols,
+    threads: usize,
+) -> Result<(), TableError> {
+    let tmp = temporary_dir(dir);
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |e| TableError::Io(harness::Error::io(path, e))
+    };
+    let _ = std::fs::remove_dir_all(&tmp); // a crashed load's leftovers, if any
+    std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
+    let written = map_chunks(threads, manifest.columns.len(), || (), |(), k| {
+        let parts: Vec<_> = chunks.iter().map(|c| &c.columns[k]).collect();
+        layout::write_column(&tmp, k, &parts, manifest.columns[k].ty)
+    })
+    .0;
+    let result = written
+        .into_iter()
+        .collect::<Result<(), _>>()
+        .and_then(|()| layout::write_symbols(&tmp, symbols))
+        .and_then(|()| {
+            let json = manifest.to_json().to_string();
+            layout::write_file(&tmp.join(MANIFEST), [json.as_bytes()])
+        })
+        .and_then(|()| std::fs::File::open(&tmp)?.sync_all())
+        .and_then(|()| std::fs::rename(&tmp, dir));
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&tmp);
+        return Err(io(dir)(e));
+    }
+    Ok(())
+}
+// ANCHOR_END: write_table
+
+/// `.NAME.loading-PID` beside `dir`: the same file system, so the rename is atomic.
+pub fn temporary_dir(dir: &Path) -> PathBuf {
+    let name = dir
+        .file_name()
+        .map_or("table".into(), |n| n.to_string_lossy().into_owned());
+    dir.with_file_name(format!(".{name}.loading-{}", std::process::id()))
+}

@@ -1,0 +1,341 @@
+//! `step8 [FILE] [--group-by C] [--sum C] [--runs N] [--json] [--row-json]
+//! [--records FILE] [--threads N] [--chunk BYTES] [--schema S]`: the gate, then per
+//! run: load FILE into a table (a temporary directory), the query over the table, and
+//! the same query over the CSV with step 7's path, interleaved; the answer, the row
+//! (the load's throughput) and the two queries' times.
+//!
+//! `step8 load FILE TABLE_DIR [--schema S]` loads; `step8 query TABLE_DIR
+//! [--group-by C] [--sum C] [--json]` queries a loaded table.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use harness::alloc::{AllocCount, count_allocations};
+use harness::cli::{self, Options};
+use harness::measure::{Measurement, thousands};
+use harness::query::{Groups, groups_to_json, groups_to_table};
+use step8::error::TableError;
+use step8::load::{LoadOptions, load, parse_schema};
+use step8::query::{self, Query, Split};
+use step8::scan::Table;
+use step8::{Step8, chunks, table_query};
+
+#[global_allocator]
+static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
+
+fn query_args(command: Command) -> Command {
+    command
+        .arg(
+            Arg::new("group-by")
+                .long("group-by")
+                .value_name("COLUMN")
+                .default_value("category")
+                .help("the column to group by, by its name in the header"),
+        )
+        .arg(
+            Arg::new("sum")
+                .long("sum")
+                .value_name("COLUMN")
+                .default_value("value")
+                .help("the column to sum, by its name in the header"),
+        )
+}
+
+fn split_args(command: Command) -> Command {
+    command
+        .arg(
+            Arg::new("threads")
+                .long("threads")
+                .value_name("N")
+                .value_parser(clap::value_parser!(usize))
+                .help("threads [default: every core]"),
+        )
+        .arg(
+            Arg::new("chunk")
+                .long("chunk")
+                .value_name("BYTES")
+                .value_parser(clap::value_parser!(usize))
+                .help("bytes per chunk of the CSV [default: eight chunks a thread, at least 256 KiB]"),
+        )
+}
+
+fn schema_arg(command: Command) -> Command {
+    command.arg(
+        Arg::new("schema")
+            .long("schema")
+            .value_name("NAME=TYPE,...")
+            .help("types for some columns instead of the inferred ones: int64, float64, decimal(S), date, bool, string"),
+    )
+}
+
+fn command() -> Command {
+    let bench = cli::command::<Step8>().mut_arg("json", |a| {
+        a.help("print the answer (or the error) as JSON instead of the table")
+    });
+    let load = Command::new("load")
+        .about("load FILE (CSV) into a new table at TABLE_DIR")
+        .arg(Arg::new("file").value_name("FILE").required(true).value_parser(clap::value_parser!(PathBuf)))
+        .arg(Arg::new("table").value_name("TABLE_DIR").required(true).value_parser(clap::value_parser!(PathBuf)));
+    let query = Command::new("query")
+        .about("SELECT key, COUNT(*), SUM(value) GROUP BY key over the table at TABLE_DIR")
+        .arg(Arg::new("table").value_name("TABLE_DIR").required(true).value_parser(clap::value_parser!(PathBuf)))
+        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print the answer (or the error) as JSON"));
+    split_args(schema_arg(query_args(bench)))
+        .args_conflicts_with_subcommands(true)
+        .subcommand(split_args(schema_arg(load)))
+        .subcommand(split_args(query_args(query)))
+}
+
+fn main() -> ExitCode {
+    let matches = command().get_matches();
+    let result = match matches.subcommand() {
+        Some(("load", m)) => load_command(m),
+        Some(("query", m)) => query_command(m),
+        _ => bench(&matches),
+    };
+    result.unwrap_or_else(|code| code)
+}
+
+fn split(m: &ArgMatches) -> Split {
+    Split {
+        threads: m
+            .get_one::<usize>("threads")
+            .copied()
+            .unwrap_or_else(chunks::available_threads)
+            .max(1),
+        chunk: m.get_one::<usize>("chunk").copied().unwrap_or(0),
+    }
+}
+
+fn the_query(m: &ArgMatches) -> Query<'_> {
+    Query {
+        group_by: m.get_one::<String>("group-by").expect("has a default"),
+        sum: m.get_one::<String>("sum").expect("has a default"),
+    }
+}
+
+fn load_options(m: &ArgMatches) -> Result<LoadOptions, ExitCode> {
+    let schema = m.get_one::<String>("schema").map_or("", String::as_str);
+    Ok(LoadOptions {
+        split: Some(split(m)),
+        schema: parse_schema(schema).map_err(|e| report(&e, false))?,
+    })
+}
+
+/// Prints `e` (as JSON on stdout with `json`) and returns its exit status: 2 for a
+/// file that cannot be read or written, else 1.
+fn report(e: &TableError, json: bool) -> ExitCode {
+    if json {
+        println!("{}", e.to_json());
+    } else {
+        eprintln!("step8: {e}");
+    }
+    match e {
+        TableError::Io(_) => ExitCode::from(2),
+        _ => ExitCode::FAILURE,
+    }
+}
+
+fn load_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let file = m.get_one::<PathBuf>("file").expect("required");
+    let dir = m.get_one::<PathBuf>("table").expect("required");
+    let path = cli::bench_input(Some(file)).map_err(|e| cli::fail("step8", &e))?;
+    let input = step8::map(&path).map_err(|e| cli::fail("step8", &e))?;
+    let options = load_options(m)?;
+    let start = Instant::now();
+    let manifest = load(&input, dir, &options).map_err(|e| report(&e, false))?;
+    let seconds = start.elapsed().as_secs_f64();
+    let on_disk = dir_bytes(dir);
+    println!(
+        "loaded {} rows of {} ({:.1} MB) into {} in {seconds:.3} s ({:.0} MB/s): {:.1} MB on disk, {} symbols",
+        thousands(manifest.rows),
+        path.display(),
+        input.len() as f64 / 1e6,
+        dir.display(),
+        input.len() as f64 / 1e6 / seconds,
+        on_disk as f64 / 1e6,
+        thousands(manifest.symbols)
+    );
+    for c in &manifest.columns {
+        println!(
+            "  {:<12} {:<11} {} nulls",
+            harness::query::key_text(&c.name),
+            c.ty.name(),
+            thousands(c.nulls)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn query_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let dir = m.get_one::<PathBuf>("table").expect("required");
+    let json = m.get_flag("json");
+    let query = the_query(m);
+    let start = Instant::now();
+    let groups = Table::open(dir)
+        .and_then(|table| table_query::run(&table, query, split(m).threads))
+        .map_err(|e| report(&e, json))?;
+    let seconds = start.elapsed().as_secs_f64();
+    if json {
+        println!("{}", groups_to_json(&groups));
+    } else {
+        println!("{}", groups_to_table(&groups, query.group_by, query.sum));
+        println!("{} groups in {seconds:.4} s", groups.len());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Bytes of the files in `dir`.
+fn dir_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok()?.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
+        .unwrap_or(0)
+}
+
+/// One round of the benchmark: the load, the query over the table, the query over
+/// the CSV, each timed, and the load's allocations.
+struct Round {
+    load: Duration,
+    load_allocs: AllocCount,
+    query: Duration,
+    csv_query: Duration,
+    groups: Groups,
+    table_bytes: u64,
+    symbols: u64,
+}
+
+fn round(
+    input: &[u8],
+    dir: &Path,
+    options: &LoadOptions,
+    query: Query<'_>,
+    split: Split,
+) -> Result<Round, TableError> {
+    let _ = std::fs::remove_dir_all(dir);
+    let start = Instant::now();
+    let (loaded, load_allocs) = count_allocations(|| load(input, dir, options));
+    let load_time = start.elapsed();
+    let manifest = loaded?;
+    let table_bytes = dir_bytes(dir);
+    let start = Instant::now();
+    let groups = table_query::run(&Table::open(dir)?, query, split.threads)?;
+    let query_time = start.elapsed();
+    let start = Instant::now();
+    let csv_groups = query::run_split(input, query, split)?;
+    let csv_query = start.elapsed();
+    let _ = std::fs::remove_dir_all(dir);
+    if groups_to_json(&csv_groups) != groups_to_json(&groups) {
+        return Err(TableError::NotATable(
+            dir.into(),
+            format!(
+                "the query over the table gives {} but over the CSV {}",
+                groups_to_json(&groups),
+                groups_to_json(&csv_groups)
+            ),
+        ));
+    }
+    Ok(Round {
+        load: load_time,
+        load_allocs,
+        query: query_time,
+        csv_query,
+        groups,
+        table_bytes,
+        symbols: manifest.symbols,
+    })
+}
+
+fn median(times: &[Duration]) -> f64 {
+    let mut t: Vec<f64> = times.iter().map(Duration::as_secs_f64).collect();
+    t.sort_by(f64::total_cmp);
+    match t.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => t[n / 2],
+        n => (t[n / 2 - 1] + t[n / 2]) / 2.0,
+    }
+}
+
+fn best(times: &[Duration]) -> f64 {
+    times.iter().map(Duration::as_secs_f64).fold(f64::INFINITY, f64::min)
+}
+
+fn bench(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let options = Options::from_matches(matches);
+    if let Some(path) = &options.records {
+        return Ok(cli::dump_records::<Step8>(path));
+    }
+    let path = cli::bench_input(options.file.as_deref()).map_err(|e| cli::fail("step8", &e))?;
+    if !cli::gate_passes::<Step8>() {
+        return Err(ExitCode::FAILURE);
+    }
+    let (query, split) = (the_query(matches), split(matches));
+    let load_options = load_options(matches)?;
+    let dir = std::env::temp_dir().join(format!("step8-bench-{}", std::process::id()));
+    let input = step8::map(&path).map_err(|e| cli::fail("step8", &e))?;
+    let mut rounds = Vec::new();
+    for _ in 0..options.runs {
+        let r = round(&input, &dir, &load_options, query, split);
+        rounds.push(r.map_err(|e| report(&e, options.json))?);
+    }
+    let last = rounds.last().expect("at least one run");
+    if options.json {
+        println!("{}", groups_to_json(&last.groups));
+        return Ok(ExitCode::SUCCESS);
+    }
+    let parsed = cli::time_pass::<Step8>(&path, 1).map_err(|message| {
+        eprintln!("step8: {message}");
+        ExitCode::FAILURE
+    })?;
+    let loads: Vec<Duration> = rounds.iter().map(|r| r.load).collect();
+    let queries: Vec<Duration> = rounds.iter().map(|r| r.query).collect();
+    let csv_queries: Vec<Duration> = rounds.iter().map(|r| r.csv_query).collect();
+    let m = Measurement {
+        times: loads,
+        allocs: last.load_allocs,
+        ..parsed
+    };
+    let speedup = median(&csv_queries) / median(&queries);
+    if options.row_json {
+        let mut json = m.to_json();
+        json["query_best_s"] = best(&queries).into();
+        json["query_median_s"] = median(&queries).into();
+        json["csv_query_best_s"] = best(&csv_queries).into();
+        json["csv_query_median_s"] = median(&csv_queries).into();
+        json["query_speedup_over_csv"] = speedup.into();
+        json["table_bytes"] = last.table_bytes.into();
+        json["symbols"] = last.symbols.into();
+        json["threads"] = split.threads.into();
+        println!("{json}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "\nSELECT {}, COUNT(*), SUM({}) FROM {} GROUP BY {}\n",
+        query.group_by,
+        query.sum,
+        path.display(),
+        query.group_by
+    );
+    println!("{}", groups_to_table(&last.groups, query.group_by, query.sum));
+    println!("on {} thread(s); the row times the load (CSV to table)", split.threads);
+    cli::print_measurement(&m, false);
+    println!(
+        "\ntable: {:.1} MB on disk ({:.0}% of the CSV's {:.1} MB), {} symbols",
+        last.table_bytes as f64 / 1e6,
+        100.0 * last.table_bytes as f64 / m.bytes as f64,
+        m.bytes as f64 / 1e6,
+        thousands(last.symbols)
+    );
+    println!(
+        "query over the table: median {:.4} s; over the CSV (step 7's path): median {:.4} s; {speedup:.1}x faster",
+        median(&queries),
+        median(&csv_queries)
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,323 @@
+//! The payoff query, end to end from the bytes:
+//! `SELECT key, COUNT(*), SUM(value) GROUP BY key`, over the field views of step 4's
+//! parser, with the values parsed straight from the views ([`crate::value`]) and the
+//! groups kept in a table ([`crate::table`]).
+
+use std::borrow::Cow;
+
+use harness::query::{Groups, QueryError, line_at};
+
+use crate::chunks::{self, Plan};
+use crate::exact::parse_number;
+use crate::table::{GroupBy, Winner};
+use crate::{Parser, Record, Tier};
+
+/// Which columns the query groups by and sums, by their names in the header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Query<'q> {
+    /// The GROUP BY column (default `category`).
+    pub group_by: &'q str,
+    /// The SUM column (default `value`).
+    pub sum: &'q str,
+}
+
+impl Default for Query<'_> {
+    fn default() -> Self {
+        Query {
+            group_by: "category",
+            sum: "value",
+        }
+    }
+}
+
+/// A record as the aggregation sees it: a number of fields and their cooked bytes.
+/// Step 6's views and step 1's owned records both provide it, so the same
+/// aggregation runs on both parsers (the speedup and the first cross-check).
+pub trait Fields {
+    /// Fields in the record.
+    fn width(&self) -> usize;
+    /// The cooked bytes of field `k` (borrowed wherever the parser allows).
+    fn cooked(&self, k: usize) -> Cow<'_, [u8]>;
+}
+
+impl Fields for Record<'_, '_> {
+    fn width(&self) -> usize {
+        Record::len(self)
+    }
+    fn cooked(&self, k: usize) -> Cow<'_, [u8]> {
+        self.field(k).cooked()
+    }
+}
+
+impl Fields for [Vec<u8>] {
+    fn width(&self) -> usize {
+        <[Vec<u8>]>::len(self)
+    }
+    fn cooked(&self, k: usize) -> Cow<'_, [u8]> {
+        Cow::Borrowed(&self[k])
+    }
+}
+
+/// The aggregation, one record at a time: the header names the columns, every
+/// other record adds to its group.
+pub struct Aggregator<'q, T = Winner> {
+    query: Query<'q>,
+    /// `(key column, value column, header width)` once the header is read.
+    columns: Option<(usize, usize, usize)>,
+    records: u64,
+    table: T,
+}
+
+impl<'q, T: GroupBy> Aggregator<'q, T> {
+    /// Ready for the header.
+    pub fn new(query: Query<'q>) -> Aggregator<'q, T> {
+        Aggregator {
+            query,
+            columns: None,
+            records: 0,
+            table: T::default(),
+        }
+    }
+
+    // ANCHOR: add
+    /// Adds one record; `line` gives its 1-based line, asked only to report an error.
+    ///
+    /// # Errors
+    /// [`QueryError::MissingColumn`] for a header without a queried column,
+    /// [`QueryError::FieldCount`] for a record whose width differs from the header's,
+    /// [`QueryError::InvalidNumber`] for a value that is not a finite number.
+    #[inline]
+    pub fn add(
+        &mut self,
+        record: &(impl Fields + ?Sized),
+        line: impl FnOnce() -> u64,
+    ) -> Result<(), QueryError> {
+        let index = self.records;
+        self.records += 1;
+        let Some((key, value, width)) = self.columns else {
+            self.columns = Some(self.find_columns(record)?);
+            return Ok(());
+        };
+        if record.width() != width {
+            return Err(QueryError::FieldCount {
+                record: index,
+                line: line(),
+                expected: width,
+                found: record.width(),
+            });
+        }
+        let text = record.cooked(value);
+        let Ok(number) = parse_number(&text) else {
+            let column = self.query.sum.to_string();
+            return Err(QueryError::InvalidNumber {
+                record: index,
+                line: line(),
+                column,
+                text: text.into_owned(),
+            });
+        };
+        self.table.entry(&record.cooked(key)).add(number);
+        Ok(())
+    }
+    // ANCHOR_END: add
+
+    fn find_columns(
+        &self,
+        header: &(impl Fields + ?Sized),
+    ) -> Result<(usize, usize, usize), QueryError> {
+        let position = |name: &str| {
+            (0..header.width())
+                .find(|&k| *header.cooked(k) == *name.as_bytes())
+                .ok_or_else(|| QueryError::MissingColumn {
+                    column: name.to_string(),
+                    header: (0..header.width())
+                        .map(|k| harness::query::key_text(&header.cooked(k)))
+                        .collect(),
+                })
+        };
+        Ok((
+            position(self.query.group_by)?,
+            position(self.query.sum)?,
+            header.width(),
+        ))
+    }
+
+    /// The answer: the groups in key order.
+    ///
+    /// # Errors
+    /// [`QueryError::NoHeader`] when no record was added.
+    pub fn finish(self) -> Result<Groups, QueryError> {
+        if self.columns.is_none() {
+            return Err(QueryError::NoHeader);
+        }
+        Ok(self.table.to_groups())
+    }
+}
+
+/// How the query splits its input: threads, and the chunk size in bytes (0: the
+/// default, eight chunks a thread and at least 256 KiB).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// Threads.
+    pub threads: usize,
+    /// Bytes per chunk; 0 for [`chunks::default_size`].
+    pub chunk: usize,
+}
+
+impl Split {
+    /// Every core, default chunks.
+    pub fn all_cores() -> Split {
+        Split {
+            threads: chunks::available_threads(),
+            chunk: 0,
+        }
+    }
+
+    /// The plan of `input` under this split.
+    pub fn plan(&self, input: &[u8]) -> Plan {
+        let size = match self.chunk {
+            0 => chunks::default_size(input.len(), self.threads),
+            size => size,
+        };
+        chunks::plan(input, size, self.threads)
+    }
+}
+
+impl<'q, T: GroupBy> Aggregator<'q, T> {
+    /// A new aggregator for another chunk: the same query and columns, no groups.
+    pub fn fork(&self) -> Aggregator<'q, T> {
+        Aggregator {
+            columns: self.columns,
+            ..Aggregator::new(self.query)
+        }
+    }
+}
+
+/// `e` with its record counted from the input's first record.
+fn after(e: QueryError, before: u64) -> QueryError {
+    match e {
+        QueryError::Parse(mut e) => {
+            e.record += before;
+            QueryError::Parse(e)
+        }
+        QueryError::FieldCount {
+            record,
+            line,
+            expected,
+            found,
+        } => QueryError::FieldCount {
+            record: record + before,
+            line,
+            expected,
+            found,
+        },
+        QueryError::InvalidNumber {
+            record,
+            line,
+            column,
+            text,
+        } => QueryError::InvalidNumber {
+            record: record + before,
+            line,
+            column,
+            text,
+        },
+        other => other,
+    }
+}
+
+// ANCHOR: run
+/// Runs `query` over `input` on every core.
+///
+/// # Errors
+/// The first error in record order: a [`QueryError`] of a record, or the parse error
+/// of an unterminated quote (which is always at the end: the records before it were
+/// all aggregated first).
+pub fn run(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
+    run_split(input, query, Split::all_cores())
+}
+
+/// [`run`] with `split`'s threads and chunks.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_split(input: &[u8], query: Query<'_>, split: Split) -> Result<Groups, QueryError> {
+    run_plan(input, query, &split.plan(input), split.threads)
+}
+
+/// [`run`] over the chunks of `plan` on `threads` threads: the header first, alone;
+/// then each chunk into its thread's table; then the tables merged.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_plan(
+    input: &[u8],
+    query: Query<'_>,
+    plan: &Plan,
+    threads: usize,
+) -> Result<Groups, QueryError> {
+    let (header, header_end) = read_header::<Winner>(input, query)?;
+    let parts = chunks::map_chunks(
+        threads,
+        plan.parts.len(),
+        || (Parser::default(), header.fork()),
+        |(parser, aggregator), k| {
+            let part = plan.parts[k];
+            let from = part.from.max(header_end);
+            if from >= part.stop {
+                return (0, None); // the header's own chunk, or inside the header
+            }
+            let mut failure = None;
+            aggregator.records = 0; // errors name records counted from `from`
+            let parsed = parser.records_between(Tier::chosen(), input, from, part.stop, |r| {
+                if failure.is_none() {
+                    let line = || line_at(input, r.spans()[0].start);
+                    failure = aggregator.add(&r, line).err();
+                }
+            });
+            (
+                parser.produced(),
+                failure.or(parsed.err().map(QueryError::Parse)),
+            )
+        },
+    );
+    let mut before = 1; // the header
+    for (records, failure) in parts.0 {
+        if let Some(e) = failure {
+            return Err(after(e, before));
+        }
+        before += records;
+    }
+    let mut tables = parts.1.into_iter().map(|(_, a)| a.table);
+    let mut table = tables.next().unwrap_or_default();
+    for other in tables {
+        table.merge(other);
+    }
+    Ok(table.to_groups())
+}
+
+/// The header: the first record, parsed alone, and where the next record starts.
+fn read_header<'q, T: GroupBy>(
+    input: &[u8],
+    query: Query<'q>,
+) -> Result<(Aggregator<'q, T>, usize), QueryError> {
+    let mut header = Aggregator::<T>::new(query);
+    let mut failure = None;
+    let mut from = harness::dialect::bom_len(input);
+    while from < input.len() && header.records == 0 {
+        let mut parser = Parser::default();
+        let stopped = parser.records_between(Tier::chosen(), input, from, from + 1, |r| {
+            failure = header.add(&r, || 1).err();
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        // No record: a blank line (LF, or CR LF) at `from`.
+        from = stopped?;
+    }
+    if header.columns.is_none() {
+        return Err(QueryError::NoHeader);
+    }
+    Ok((header, from))
+}
+// ANCHOR_END: run

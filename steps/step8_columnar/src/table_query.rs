@@ -1,0 +1,160 @@
+//! The GROUP BY over a table: two columns read as they lie on disk, the groups in an
+//! array indexed by symbol id (no string is hashed or compared), the sums step 7's
+//! exact accumulator, so the answer is step 7's, bit for bit.
+//!
+//! ```text
+//! ids    = the GROUP BY column (u32 symbol ids); values = the SUM column
+//! in parallel, per range of rows, into the thread's own array acc[0..id_bound]:
+//!     acc[ids[i]].add(value i as step 7 reads it: NULL, or an exact decimal, or an f64)
+//! merge the threads' arrays; each id with a count is a group, its key the symbol
+//! ```
+
+use harness::query::{Groups, QueryError};
+
+use crate::chunks::map_chunks;
+use crate::date;
+use crate::error::TableError;
+use crate::exact::{Number, POWERS, SCALE, parse_number};
+use crate::infer::ColumnType;
+use crate::query::Query;
+use crate::scan::{ColumnFiles, Table};
+use crate::table::Acc;
+
+/// Ranges of rows per thread: a few, so a slow thread does not hold up the rest.
+const RANGES_PER_THREAD: usize = 4;
+
+// ANCHOR: run
+/// Runs `query` over `table` on `threads` threads.
+///
+/// # Errors
+/// Step 7's [`QueryError`]s (a missing column; a value that is not a number, naming
+/// its record; the line is 0, unknown: a table does not keep lines),
+/// [`TableError::GroupByType`] for a GROUP BY column that is not a string column, and
+/// [`TableError::NotATable`] when a column's files are missing or of the wrong size.
+pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, TableError> {
+    let (key, sum) = (table.column_index(query.group_by)?, table.column_index(query.sum)?);
+    let keys = table.column(key)?;
+    if keys.ty != ColumnType::String {
+        return Err(TableError::GroupByType {
+            column: query.group_by.to_string(),
+            ty: keys.ty,
+        });
+    }
+    let values = table.column(sum)?;
+    let rows = table.manifest.rows as usize;
+    let bound = table.manifest.columns[key].id_bound as usize;
+    let ranges = (threads * RANGES_PER_THREAD).clamp(1, rows.max(1));
+    let states = map_chunks(threads, ranges, || (vec![Acc::default(); bound], None), |state, r| {
+        let (from, to) = (rows * r / ranges, rows * (r + 1) / ranges);
+        aggregate(table, &keys.values, &values, from..to, state);
+    })
+    .1;
+    let mut states = states.into_iter();
+    let (mut accs, mut bad): (Vec<Acc>, Option<usize>) = states.next().expect("one thread at least");
+    for (other, other_bad) in states {
+        for (acc, o) in accs.iter_mut().zip(&other) {
+            acc.merge(o);
+        }
+        bad = match (bad, other_bad) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+    if let Some(row) = bad {
+        return Err(invalid_number(table, &values, query.sum, row).into());
+    }
+    Ok(accs
+        .iter()
+        .enumerate()
+        .filter(|(_, acc)| acc.count > 0)
+        .map(|(id, acc)| (table.symbol(id as u32).to_vec(), acc.group()))
+        .collect())
+}
+// ANCHOR_END: run
+
+// ANCHOR: aggregate
+/// Adds rows `range` into `accs`; at a value that is not a number, records its row
+/// in `bad` (keeping the smallest) and stops.
+fn aggregate(
+    table: &Table,
+    ids: &[u8],
+    values: &ColumnFiles,
+    range: std::ops::Range<usize>,
+    (accs, bad): &mut (Vec<Acc>, Option<usize>),
+) {
+    let ids = ids[4 * range.start..4 * range.end].chunks_exact(4);
+    let valid = |i: usize| {
+        values.valid.as_ref().is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1)
+    };
+    let word = |i: usize| i64::from_le_bytes(values.values[8 * i..8 * i + 8].try_into().expect("8"));
+    match values.ty {
+        ColumnType::Int64 => add_rows(accs, bad, range.clone(), ids.clone(), &|i| Ok(valid(i).then(|| Number::Fixed(i128::from(word(i)) * POWERS[SCALE as usize])))),
+        ColumnType::Decimal { scale } => {
+            let unit = POWERS[(SCALE - u32::from(scale)) as usize];
+            add_rows(accs, bad, range.clone(), ids.clone(), &|i| {
+                let units = word(i);
+                let units = if units == i64::MIN { 0 } else { units }; // -0
+                Ok(valid(i).then(|| Number::Fixed(i128::from(units) * unit)))
+            })
+        }
+        ColumnType::Float64 => {
+            let exact = values.exact.as_ref().expect("float64 has its exact file");
+            add_rows(accs, bad, range.clone(), ids.clone(), &|i| {
+                let fixed = i128::from_le_bytes(exact[16 * i..16 * i + 16].try_into().expect("16"));
+                let float = f64::from_bits(word(i) as u64);
+                Ok(valid(i).then(|| if fixed == i128::MIN { Number::Float(float) } else { Number::Fixed(fixed) }))
+            })
+        }
+        ColumnType::String => add_rows(accs, bad, range.clone(), ids.clone(), &|i| {
+            let symbol = table.symbol(u32::from_le_bytes(values.values[4 * i..4 * i + 4].try_into().expect("4")));
+            parse_number(symbol).map_err(|_| ())
+        }),
+        ColumnType::Date | ColumnType::Bool => add_rows(accs, bad, range.clone(), ids.clone(), &|i| if valid(i) { Err(()) } else { Ok(None) }),
+    }
+}
+// ANCHOR_END: aggregate
+
+/// The loop of [`aggregate`], generic in `value_of` so that each column type gets
+/// its own inlined copy.
+#[inline(always)]
+fn add_rows<'i, F: Fn(usize) -> Result<Option<Number>, ()> + ?Sized>(
+    accs: &mut [Acc],
+    bad: &mut Option<usize>,
+    range: std::ops::Range<usize>,
+    ids: std::slice::ChunksExact<'i, u8>,
+    value_of: &F,
+) {
+    for (i, key) in range.zip(ids) {
+        match value_of(i) {
+            Ok(v) => accs[u32::from_le_bytes(key.try_into().expect("4 bytes")) as usize].add(v),
+            Err(()) => {
+                *bad = Some(bad.map_or(i, |b| b.min(i)));
+                return;
+            }
+        }
+    }
+}
+
+/// Step 7's error for row `row`'s value, its text as the CSV had it.
+fn invalid_number(table: &Table, values: &ColumnFiles, column: &str, row: usize) -> QueryError {
+    let text = match values.ty {
+        ColumnType::String => {
+            let id = u32::from_le_bytes(values.values[4 * row..4 * row + 4].try_into().expect("4"));
+            table.symbol(id).to_vec()
+        }
+        ColumnType::Date => {
+            let mut text = Vec::new();
+            let days = i32::from_le_bytes(values.values[4 * row..4 * row + 4].try_into().expect("4"));
+            date::format(days, &mut text);
+            text
+        }
+        ColumnType::Bool => if values.values[row] == 1 { b"true".to_vec() } else { b"false".to_vec() },
+        _ => unreachable!("numbers are numbers"),
+    };
+    QueryError::InvalidNumber {
+        record: row as u64 + 1,
+        line: 0,
+        column: column.to_string(),
+        text,
+    }
+}
