@@ -1,0 +1,202 @@
+// groupby.cu: decode and aggregate, one row per thread. Twin: decode_aggregate in
+// src/groupby.rs (the table, the fallback rules and the limbs are the same).
+#include "layout.cuh"
+
+#define SLOTS 4096
+#define PROBES 32
+#define MAX_KEY ((1ull << 24) - 1)
+#define LIMBS 5
+// Per-block cache of the busiest slots, in shared memory.
+#define CACHE 256
+
+__constant__ u64 POW10[19] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+    100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+    10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+    100000000000000000ull, 1000000000000000000ull};
+
+struct Span {
+    u64 start, end;
+    bool escaped;
+};
+
+__device__ __forceinline__ void close_field(u32 f, int state, u64 s, u64 e, bool escaped,
+                                            u32 key_col, u32 value_col, Span* key,
+                                            Span* value) {
+    Span sp;
+    if (state == QUOTE_IN_QUOTED && !escaped) {
+        sp.start = s + 1; sp.end = e - 1; sp.escaped = false;  // "abc": its view is abc
+    } else {
+        sp.start = s; sp.end = e; sp.escaped = escaped;
+    }
+    if (f == key_col) *key = sp;
+    if (f == value_col) *value = sp;
+}
+
+// ANCHOR: seek_fields
+// The key and value fields of the row that starts at `start`, by src/record.rs's
+// rules; returns the row's field count. Reads no byte at or past n.
+__device__ u32 seek_fields(const u8* in, u64 n, u64 start, u32 key_col, u32 value_col,
+                           Span* key, Span* value) {
+    int state = START_RECORD;
+    u64 field = start;
+    bool escaped = false;
+    u32 f = 0;
+    for (u64 i = start; i < n; i++) {
+        const u8 b = in[i];
+        const int next = NEXT[byte_class(in, n, i)][state];
+        if (state == QUOTE_IN_QUOTED && b == QUOTE) {
+            escaped = true;  // "": one literal quote
+        } else if (state == QUOTED || b == QUOTE) {
+        } else if (b == LF) {
+            u64 end = (i > field && in[i - 1] == CR) ? i - 1 : i;
+            close_field(f, state, field, end, escaped, key_col, value_col, key, value);
+            return f + 1;
+        } else if (b == DELIMITER) {
+            close_field(f, state, field, i, escaped, key_col, value_col, key, value);
+            f++;
+            field = i + 1;
+            escaped = false;
+        } else if (state == QUOTE_IN_QUOTED && next != QUOTE_IN_QUOTED) {
+            escaped = true;  // bytes after the closing quote
+        }
+        state = next;
+    }
+    close_field(f, state, field, n, escaped, key_col, value_col, key, value);
+    return f + 1;
+}
+// ANCHOR_END: seek_fields
+
+// ANCHOR: parse_fixed
+// Step 7's plain decimal (at most 19 digits, at most 18 after the point) in units
+// of 10^-18, as five 32-bit limbs of its 160-bit two's complement. Returns 0 for
+// an empty field (NULL), 1 for a number, -1 when the host must decide.
+__device__ int parse_fixed(const u8* in, Span v, u32* limbs) {
+    if (v.start == v.end) return 0;
+    u64 i = v.start;
+    bool negative = false;
+    if (in[i] == '-') { negative = true; i++; }
+    else if (in[i] == '+') { i++; }
+    u64 m = 0;
+    u32 digits = 0, scale = 0;
+    bool point = false;
+    for (; i < v.end; i++) {
+        const u8 b = in[i];
+        if (b >= '0' && b <= '9' && digits < 19) {
+            m = m * 10 + (b - '0');
+            digits++;
+            scale += point;
+        } else if (b == '.' && !point) {
+            point = true;
+        } else {
+            return -1;
+        }
+    }
+    if (digits == 0 || scale > 18) return -1;
+    const u64 p = POW10[18 - scale];
+    u64 lo = m * p, hi = __umul64hi(m, p);
+    u32 sign = 0;
+    if (negative && (lo | hi) != 0) {
+        lo = ~lo + 1;
+        hi = ~hi + (lo == 0 ? 1 : 0);
+        sign = 0xffffffffu;
+    }
+    limbs[0] = (u32)lo; limbs[1] = (u32)(lo >> 32);
+    limbs[2] = (u32)hi; limbs[3] = (u32)(hi >> 32);
+    limbs[4] = sign;
+    return 1;
+}
+// ANCHOR_END: parse_fixed
+
+// ANCHOR: find_slot
+// The key's slot in the global table, claimed with one compare-and-swap when new;
+// -1 after PROBES slots of other keys. A key word is ((offset << 24) | len) + 1.
+__device__ int find_slot(const u8* in, u64* keys, u64 start, u64 len) {
+    u32 h = 0x811c9dc5u;
+    for (u64 i = 0; i < len; i++) h = (h ^ in[start + i]) * 0x01000193u;
+    const u64 word = ((start << 24) | len) + 1;
+    for (int p = 0; p < PROBES; p++) {
+        const int s = (int)((h + (u32)p) & (SLOTS - 1));
+        u64 w = *(volatile u64*)&keys[s];
+        if (w == 0) {
+            w = atomicCAS(&keys[s], 0ull, word);
+            if (w == 0) return s;
+        }
+        const u64 other = (w - 1) >> 24, other_len = (w - 1) & 0xFFFFFF;
+        if (other_len != len) continue;
+        bool same = true;
+        for (u64 i = 0; i < len && same; i++) same = in[other + i] == in[start + i];
+        if (same) return s;
+    }
+    return -1;
+}
+// ANCHOR_END: find_slot
+
+// ANCHOR: decode_aggregate
+// Grid: one thread per row of row_begin..row_end, blocks of a multiple of 32
+// threads. fallback gets (row, offset) pairs for the host.
+extern "C" __global__ void decode_aggregate(const u8* in, u64 n, const u64* offsets,
+                                            u64 row_begin, u64 row_end, u32 key_col,
+                                            u32 value_col, u32 width, u64* keys,
+                                            u64* counts, u64* values, u64* limbs,
+                                            u64* fallback, u32* fallback_count) {
+    __shared__ int cache_slot[CACHE];
+    __shared__ u64 cache_count[CACHE], cache_values[CACHE], cache_limbs[CACHE * LIMBS];
+    for (int i = threadIdx.x; i < CACHE; i += blockDim.x) {
+        cache_slot[i] = -1;
+        cache_count[i] = 0;
+        cache_values[i] = 0;
+        for (int j = 0; j < LIMBS; j++) cache_limbs[i * LIMBS + j] = 0;
+    }
+    __syncthreads();
+    const u64 row = row_begin + (u64)blockIdx.x * blockDim.x + threadIdx.x;
+    int slot = -1, has_value = 0;
+    u32 mine[LIMBS] = {0, 0, 0, 0, 0};
+    if (row < row_end) {
+        const u64 start = offsets[row];
+        Span key = {0, 0, false}, value = {0, 0, false};
+        const u32 fields = seek_fields(in, n, start, key_col, value_col, &key, &value);
+        const bool simple = fields == width && !key.escaped && !value.escaped &&
+                            key.end - key.start <= MAX_KEY;
+        const int parsed = simple ? parse_fixed(in, value, mine) : -1;
+        if (parsed >= 0) {
+            slot = find_slot(in, keys, key.start, key.end - key.start);
+            has_value = parsed;
+        }
+        if (slot < 0) {
+            const u32 at = atomicAdd(fallback_count, 1u);
+            fallback[2 * (u64)at] = row;
+            fallback[2 * (u64)at + 1] = start;
+        }
+    }
+    // Warp-aggregated counts: the lanes of a warp with the same slot add once.
+    const int lane = threadIdx.x & 31;
+    const int id = slot >= 0 ? slot : -1 - lane;
+    const u32 peers = __match_any_sync(0xffffffffu, id);
+    const u32 with_value = __ballot_sync(0xffffffffu, has_value) & peers;
+    if (slot >= 0) {
+        const int c = slot & (CACHE - 1);
+        const int owner = atomicCAS(&cache_slot[c], -1, slot);
+        const bool cached = owner == -1 || owner == slot;
+        u64* count = cached ? &cache_count[c] : &counts[slot];
+        u64* nonnull = cached ? &cache_values[c] : &values[slot];
+        u64* acc = cached ? &cache_limbs[c * LIMBS] : &limbs[(u64)slot * LIMBS];
+        if (lane == __ffs(peers) - 1) {
+            atomicAdd(count, (u64)__popc(peers));
+            if (with_value) atomicAdd(nonnull, (u64)__popc(with_value));
+        }
+        if (has_value)
+            for (int j = 0; j < LIMBS; j++)
+                if (mine[j]) atomicAdd(&acc[j], (u64)mine[j]);
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < CACHE; i += blockDim.x) {
+        const int s = cache_slot[i];
+        if (s < 0) continue;
+        atomicAdd(&counts[s], cache_count[i]);
+        atomicAdd(&values[s], cache_values[i]);
+        for (int j = 0; j < LIMBS; j++)
+            if (cache_limbs[i * LIMBS + j]) atomicAdd(&limbs[(u64)s * LIMBS + j], cache_limbs[i * LIMBS + j]);
+    }
+}
+// ANCHOR_END: decode_aggregate

@@ -1,0 +1,520 @@
+//! Where the pipeline runs: the CPU twins, or a CUDA device through `cudarc`.
+//!
+//! `cudarc` is built with `dynamic-loading`: nothing links against CUDA, so the crate
+//! builds anywhere, and at run time [`open`] asks `cudarc::driver::sys::is_culib_present`
+//! and `cudarc::nvrtc::sys::is_culib_present` whether `libcuda` and `libnvrtc` can be
+//! loaded before touching either (loading a missing library through `cudarc`
+//! panics). The kernels are the `.cu` files of `kernels/`, embedded with
+//! `include_str!`, the shared `layout.cuh` pasted in place of their `#include`, and
+//! compiled by NVRTC for the device's compute capability when the device is opened
+//! (once a process).
+
+use std::fmt;
+use std::sync::{Arc, Mutex};
+
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
+use cudarc::nvrtc::{CompileOptions, Ptx};
+use harness::query::{Groups, QueryError};
+
+use crate::groupby::{self, Decoded, Query, SLOTS, Table};
+use crate::limbs::{LIMBS, Limbs};
+use crate::query::{self, Summary};
+use crate::tiles::{self, GPU};
+
+// ANCHOR: sources
+/// The header every kernel shares.
+pub const LAYOUT: &str = include_str!("../kernels/layout.cuh");
+
+/// Each kernel file and the kernels it defines.
+pub const SOURCES: [(&str, &str, &[&str]); 4] = [
+    (
+        "tiles.cu",
+        include_str!("../kernels/tiles.cu"),
+        &["speculate_tiles", "repair_tiles"],
+    ),
+    (
+        "scan.cu",
+        include_str!("../kernels/scan.cu"),
+        &["scan_tile_states", "scan_tile_counts"],
+    ),
+    (
+        "offsets.cu",
+        include_str!("../kernels/offsets.cu"),
+        &["bitmaps_to_offsets"],
+    ),
+    (
+        "groupby.cu",
+        include_str!("../kernels/groupby.cu"),
+        &["decode_aggregate"],
+    ),
+];
+
+/// A kernel file as NVRTC gets it: `layout.cuh` pasted in place of its `#include`.
+pub fn source(file: &str) -> String {
+    file.replace("#include \"layout.cuh\"", LAYOUT)
+}
+
+/// Compiles the kernel file `name` (one of [`SOURCES`]) to PTX for `arch`
+/// (`"compute_80"`, `"compute_90"`, …).
+///
+/// # Errors
+/// NVRTC's log when the file does not compile.
+pub fn compile(name: &str, text: &str, arch: &'static str) -> Result<Ptx, String> {
+    let options = CompileOptions {
+        arch: Some(arch),
+        name: Some(name.to_string()),
+        options: vec!["--std=c++17".into()],
+        ..CompileOptions::default()
+    };
+    cudarc::nvrtc::compile_ptx_with_opts(source(text), options).map_err(|e| match e {
+        cudarc::nvrtc::CompileError::CompileError { log, .. } => {
+            format!(
+                "{name} does not compile for {arch}:\n{}",
+                log.to_string_lossy()
+            )
+        }
+        other => format!("{name}: NVRTC failed: {other:?}"),
+    })
+}
+// ANCHOR_END: sources
+
+/// True when `libnvrtc` can be loaded (NVRTC compiles the kernels).
+pub fn nvrtc_present() -> bool {
+    // SAFETY: `is_culib_present` only tries `dlopen` on NVRTC's library names and
+    // drops what it opened; it runs no code of the library but its initialisers.
+    unsafe { cudarc::nvrtc::sys::is_culib_present() }
+}
+
+/// True when the CUDA driver library `libcuda` can be loaded.
+pub fn driver_present() -> bool {
+    // SAFETY: as in `nvrtc_present`, for the driver's library names.
+    unsafe { cudarc::driver::sys::is_culib_present() }
+}
+
+/// `REQUIRE_GPU=1`: a missing device is an error, never a fallback to the twin.
+pub fn gpu_required() -> bool {
+    std::env::var("REQUIRE_GPU").is_ok_and(|v| v == "1")
+}
+
+/// What `--device` asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// The CPU twins.
+    Cpu,
+    /// A CUDA device, or an error.
+    Cuda,
+    /// A CUDA device when there is one, else the CPU twins.
+    Auto,
+}
+
+/// Where the pipeline runs.
+pub enum Device {
+    /// The CPU twins.
+    Cpu,
+    /// A CUDA device with the kernels compiled for it.
+    Cuda(Box<Cuda>),
+}
+
+/// The line printed when `--device auto` finds no device.
+pub const FALLBACK: &str = "no CUDA device: running the CPU twin";
+
+// ANCHOR: open
+/// Opens what `choice` asks for. With [`Choice::Auto`] and no usable device, prints
+/// [`FALLBACK`] and the reason on one line and returns [`Device::Cpu`], unless
+/// `required` ([`gpu_required`]).
+///
+/// # Errors
+/// Why no device could be used, for [`Choice::Cuda`] or when `required`.
+pub fn open(choice: Choice, required: bool) -> Result<Device, String> {
+    if choice == Choice::Cpu {
+        return Ok(Device::Cpu);
+    }
+    match Cuda::open() {
+        Ok(cuda) => Ok(Device::Cuda(Box::new(cuda))),
+        Err(why) if choice == Choice::Auto && !required => {
+            eprintln!("{FALLBACK} ({why})");
+            Ok(Device::Cpu)
+        }
+        Err(why) => Err(format!(
+            "no CUDA device ({why}); {} asks for one, so the CPU twin does not stand in",
+            if required {
+                "REQUIRE_GPU=1"
+            } else {
+                "--device cuda"
+            }
+        )),
+    }
+}
+// ANCHOR_END: open
+
+/// What one run did, for `--verbose`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    /// Where it ran.
+    pub device: String,
+    /// Tiles, and tiles repaired.
+    pub tiles: u64,
+    /// Tiles processed twice.
+    pub repaired: u64,
+    /// Rows the device left to the host.
+    pub fallback_rows: u64,
+    /// Device time per stage in milliseconds (CUDA events); empty on the CPU.
+    pub stages: Vec<(&'static str, f32)>,
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: {} tiles, {} repaired, {} rows left to the host",
+            self.device, self.tiles, self.repaired, self.fallback_rows
+        )?;
+        for (stage, ms) in &self.stages {
+            write!(f, "\n  {stage:<20} {ms:>9.3} ms")?;
+        }
+        Ok(())
+    }
+}
+
+/// A query's outcome: the groups and the report, or the query's error.
+pub type Outcome = Result<(Groups, Report), QueryError>;
+
+impl Device {
+    /// `cpu` or the device's name.
+    pub fn name(&self) -> String {
+        match self {
+            Device::Cpu => "cpu (CPU twin)".into(),
+            Device::Cuda(cuda) => cuda.name.clone(),
+        }
+    }
+
+    /// Runs `query` over `input`. `resident`: keep the input on the device between
+    /// runs, so that later runs time the parse of data already there.
+    ///
+    /// # Errors
+    /// A CUDA error, in words (a query error is the `Outcome`'s).
+    pub fn run(&self, input: &[u8], query: Query<'_>, resident: bool) -> Result<Outcome, String> {
+        match self {
+            Device::Cpu => Ok(cpu(input, query)),
+            Device::Cuda(cuda) => cuda.run(input, query, resident),
+        }
+    }
+}
+
+/// The pipeline on the CPU twins, with the device's geometry.
+fn cpu(input: &[u8], query: Query<'_>) -> Outcome {
+    let index = tiles::index(input, GPU);
+    let summary = Summary::of(&index);
+    let plan = query::plan(input, summary, query)?;
+    let mut decoded = groupby::decode_aggregate(input, &index.offsets, 1..plan.end, plan.columns);
+    let report = Report {
+        device: "cpu (CPU twin)".into(),
+        tiles: index.stats.tiles as u64,
+        repaired: index.stats.repaired as u64,
+        fallback_rows: decoded.fallback.len() as u64,
+        stages: Vec::new(),
+    };
+    let groups = groupby::finish(input, &mut decoded, plan.columns, query)?;
+    match query::open_quote(input, summary) {
+        Some(e) => Err(QueryError::Parse(e)),
+        None => Ok((groups, report)),
+    }
+}
+
+/// The kernels of one module, loaded.
+struct Kernels {
+    speculate_tiles: CudaFunction,
+    repair_tiles: CudaFunction,
+    scan_tile_states: CudaFunction,
+    scan_tile_counts: CudaFunction,
+    bitmaps_to_offsets: CudaFunction,
+    decode_aggregate: CudaFunction,
+}
+
+/// A CUDA device, its stream and the compiled kernels.
+pub struct Cuda {
+    name: String,
+    ctx: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+    kernels: Kernels,
+    /// `--device-resident`: the input's address and length, and its device copy.
+    resident: Mutex<Option<(usize, usize, CudaSlice<u8>)>>,
+}
+
+/// Threads a block of `decode_aggregate`.
+const ROWS_PER_BLOCK: u32 = 256;
+
+fn err(stage: &str) -> impl Fn(cudarc::driver::DriverError) -> String + '_ {
+    move |e| format!("{stage}: {e:?}")
+}
+
+impl Cuda {
+    /// Device 0, with every kernel compiled for it.
+    ///
+    /// # Errors
+    /// Why it cannot be used: no driver library, no device, no NVRTC, a kernel that
+    /// does not compile.
+    pub fn open() -> Result<Cuda, String> {
+        if !driver_present() {
+            return Err("the CUDA driver library (libcuda.so) is not installed".into());
+        }
+        // A driver without a device, or a broken one, is an error, not a panic.
+        let ctx = std::panic::catch_unwind(|| CudaContext::new(0))
+            .map_err(|_| "the CUDA driver panicked while starting".to_string())?
+            .map_err(|e| format!("the CUDA driver has no usable device: {e:?}"))?;
+        if !nvrtc_present() {
+            return Err(
+                "NVRTC (libnvrtc.so) is not installed, so the kernels cannot be compiled".into(),
+            );
+        }
+        let (major, minor) = ctx
+            .compute_capability()
+            .map_err(err("compute capability"))?;
+        let arch: &'static str = Box::leak(format!("compute_{major}{minor}").into_boxed_str());
+        let mut functions = Vec::new();
+        for (name, text, kernels) in SOURCES {
+            let module = ctx
+                .load_module(compile(name, text, arch)?)
+                .map_err(err(name))?;
+            for kernel in kernels {
+                functions.push(module.load_function(kernel).map_err(err(kernel))?);
+            }
+        }
+        let mut f = functions.into_iter();
+        let mut next = || f.next().expect("six kernels");
+        let kernels = Kernels {
+            speculate_tiles: next(),
+            repair_tiles: next(),
+            scan_tile_states: next(),
+            scan_tile_counts: next(),
+            bitmaps_to_offsets: next(),
+            decode_aggregate: next(),
+        };
+        let name = format!(
+            "{} (compute capability {major}.{minor})",
+            ctx.name().map_err(err("name"))?
+        );
+        Ok(Cuda {
+            name,
+            stream: ctx.default_stream(),
+            ctx,
+            kernels,
+            resident: Mutex::new(None),
+        })
+    }
+
+    // ANCHOR: run
+    /// The pipeline on the device: copy, speculate, scan, repair, count, offsets,
+    /// decode and aggregate, then the host's fallback rows.
+    fn run(&self, input: &[u8], query: Query<'_>, resident: bool) -> Result<Outcome, String> {
+        let origin = harness::dialect::bom_len(input);
+        let n = input.len() as u64;
+        let tiles = GPU.tiles(origin, input.len());
+        if tiles == 0 || tiles > u32::MAX as usize {
+            return Ok(cpu(input, query)); // nothing to launch (or too many tiles for u32 indexes)
+        }
+        let s = &self.stream;
+        let timing = Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
+        let mut marks = vec![("start", s.record_event(timing).map_err(err("event"))?)];
+        let mark = |name: &'static str, marks: &mut Vec<_>| -> Result<(), String> {
+            marks.push((name, s.record_event(timing).map_err(err("event"))?));
+            Ok(())
+        };
+        // 1. The input on the device: through pinned memory, or kept from the last run.
+        let mut kept = self
+            .resident
+            .lock()
+            .map_err(|_| "a poisoned lock".to_string())?;
+        let key = (input.as_ptr() as usize, input.len());
+        if !(resident && kept.as_ref().is_some_and(|k| (k.0, k.1) == key)) {
+            // SAFETY: the pinned buffer is written in full (copy_from_slice) before
+            // anything reads it.
+            let mut pinned = unsafe { self.ctx.alloc_pinned::<u8>(input.len()) }
+                .map_err(err("pinned allocation"))?;
+            pinned
+                .as_mut_slice()
+                .map_err(err("pinned"))?
+                .copy_from_slice(input);
+            mark("host to pinned", &mut marks)?;
+            let mut dev = s.alloc_zeros::<u8>(input.len()).map_err(err("alloc"))?;
+            s.memcpy_htod(&pinned, &mut dev)
+                .map_err(err("copy to device"))?;
+            *kept = Some((key.0, key.1, dev));
+            mark("copy to device", &mut marks)?;
+        }
+        let dev = &kept.as_ref().expect("set above").2;
+        let t = tiles as u32;
+        let slices = tiles * GPU.slices;
+        let mut bitmaps = s.alloc_zeros::<u32>(slices).map_err(err("alloc"))?;
+        let mut counts = s.alloc_zeros::<u32>(tiles).map_err(err("alloc"))?;
+        let mut functions = s.alloc_zeros::<u16>(tiles).map_err(err("alloc"))?;
+        let mut speculated = s.alloc_zeros::<u8>(tiles).map_err(err("alloc"))?;
+        let mut exact = s.alloc_zeros::<u8>(tiles).map_err(err("alloc"))?;
+        let mut final_state = s.alloc_zeros::<u8>(1).map_err(err("alloc"))?;
+        let mut first_rows = s.alloc_zeros::<u64>(tiles).map_err(err("alloc"))?;
+        let mut total = s.alloc_zeros::<u64>(1).map_err(err("alloc"))?;
+        let per_tile = LaunchConfig {
+            grid_dim: (t, 1, 1),
+            block_dim: (GPU.slices as u32, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let one_block = LaunchConfig {
+            grid_dim: (1, 1, 1),
+            ..per_tile
+        };
+        let origin64 = origin as u64;
+        // 2. The speculative pass.
+        let mut b = s.launch_builder(&self.kernels.speculate_tiles);
+        b.arg(dev)
+            .arg(&n)
+            .arg(&origin64)
+            .arg(&t)
+            .arg(&mut bitmaps)
+            .arg(&mut counts);
+        b.arg(&mut functions).arg(&mut speculated);
+        // SAFETY: the arguments match `speculate_tiles` in kernels/tiles.cu in order and
+        // type; `bitmaps` holds TILE_SLICES words a tile and the rest one entry a tile.
+        unsafe { b.launch(per_tile) }.map_err(err("speculate_tiles"))?;
+        mark("speculate_tiles", &mut marks)?;
+        // 3. The scan over the tiles' functions.
+        let mut b = s.launch_builder(&self.kernels.scan_tile_states);
+        b.arg(&functions)
+            .arg(&t)
+            .arg(&mut exact)
+            .arg(&mut final_state);
+        // SAFETY: as `scan_tile_states` in kernels/scan.cu; one block of 1024 threads.
+        unsafe { b.launch(one_block) }.map_err(err("scan_tile_states"))?;
+        mark("scan_tile_states", &mut marks)?;
+        // 4. The repair pass: a block per tile, most exit at once.
+        let mut b = s.launch_builder(&self.kernels.repair_tiles);
+        b.arg(dev)
+            .arg(&n)
+            .arg(&origin64)
+            .arg(&t)
+            .arg(&exact)
+            .arg(&speculated);
+        b.arg(&mut bitmaps).arg(&mut counts).arg(&mut functions);
+        // SAFETY: as `repair_tiles` in kernels/tiles.cu, over the buffers above.
+        unsafe { b.launch(per_tile) }.map_err(err("repair_tiles"))?;
+        mark("repair_tiles", &mut marks)?;
+        // 5. The counts' scan, the one copy that sizes the offsets, and the offsets.
+        let mut b = s.launch_builder(&self.kernels.scan_tile_counts);
+        b.arg(&counts).arg(&t).arg(&mut first_rows).arg(&mut total);
+        // SAFETY: as `scan_tile_counts` in kernels/scan.cu; one block.
+        unsafe { b.launch(one_block) }.map_err(err("scan_tile_counts"))?;
+        let rows = s.clone_dtoh(&total).map_err(err("copy back"))?[0];
+        let final_state = s.clone_dtoh(&final_state).map_err(err("copy back"))?[0];
+        mark("scan_tile_counts", &mut marks)?;
+        if rows >= 1 << 32 {
+            return Err(format!(
+                "{rows} rows: the device's 32-bit limb sums take fewer than 2^32"
+            ));
+        }
+        let mut offsets = s
+            .alloc_zeros::<u64>(rows.max(1) as usize)
+            .map_err(err("alloc"))?;
+        let mut b = s.launch_builder(&self.kernels.bitmaps_to_offsets);
+        b.arg(&bitmaps)
+            .arg(&first_rows)
+            .arg(&origin64)
+            .arg(&t)
+            .arg(&mut offsets);
+        // SAFETY: as `bitmaps_to_offsets` in kernels/offsets.cu; `offsets` holds
+        // `rows` entries, the bitmaps' set bits.
+        unsafe { b.launch(per_tile) }.map_err(err("bitmaps_to_offsets"))?;
+        mark("bitmaps_to_offsets", &mut marks)?;
+        let ends = |i: usize| -> Result<u64, String> {
+            Ok(s.clone_dtoh(&offsets.slice(i..i + 1))
+                .map_err(err("copy back"))?[0])
+        };
+        let summary = Summary {
+            rows,
+            final_state,
+            first: if rows > 0 { ends(0)? } else { 0 },
+            last: if rows > 0 {
+                ends(rows as usize - 1)?
+            } else {
+                0
+            },
+        };
+        let plan = match query::plan(input, summary, query) {
+            Ok(plan) => plan,
+            Err(e) => return Ok(Err(e)),
+        };
+        // 6. Decode and aggregate.
+        let mut keys = s.alloc_zeros::<u64>(SLOTS).map_err(err("alloc"))?;
+        let mut group_counts = s.alloc_zeros::<u64>(SLOTS).map_err(err("alloc"))?;
+        let mut values = s.alloc_zeros::<u64>(SLOTS).map_err(err("alloc"))?;
+        let mut limbs = s.alloc_zeros::<u64>(SLOTS * LIMBS).map_err(err("alloc"))?;
+        let data_rows = plan.end.saturating_sub(1);
+        let mut fallback = s
+            .alloc_zeros::<u64>(2 * data_rows.max(1) as usize)
+            .map_err(err("alloc"))?;
+        let mut fallback_count = s.alloc_zeros::<u32>(1).map_err(err("alloc"))?;
+        if data_rows > 0 {
+            let c = plan.columns;
+            let (begin, end) = (1u64, plan.end);
+            let mut b = s.launch_builder(&self.kernels.decode_aggregate);
+            b.arg(dev).arg(&n).arg(&offsets).arg(&begin).arg(&end);
+            b.arg(&c.key).arg(&c.value).arg(&c.width);
+            b.arg(&mut keys)
+                .arg(&mut group_counts)
+                .arg(&mut values)
+                .arg(&mut limbs);
+            b.arg(&mut fallback).arg(&mut fallback_count);
+            let cfg = LaunchConfig {
+                grid_dim: (data_rows.div_ceil(u64::from(ROWS_PER_BLOCK)) as u32, 1, 1),
+                block_dim: (ROWS_PER_BLOCK, 1, 1),
+                shared_mem_bytes: 0,
+            };
+            // SAFETY: as `decode_aggregate` in kernels/groupby.cu: the table has SLOTS
+            // slots (LIMBS words each for the limbs), `fallback` two words a row.
+            unsafe { b.launch(cfg) }.map_err(err("decode_aggregate"))?;
+        }
+        mark("decode_aggregate", &mut marks)?;
+        // 7. Back to the host.
+        let fallen = s.clone_dtoh(&fallback_count).map_err(err("copy back"))?[0] as usize;
+        let pairs = s
+            .clone_dtoh(&fallback.slice(0..2 * fallen))
+            .map_err(err("copy back"))?;
+        let limbs = s.clone_dtoh(&limbs).map_err(err("copy back"))?;
+        let mut decoded = Decoded {
+            table: Table {
+                keys: s.clone_dtoh(&keys).map_err(err("copy back"))?,
+                counts: s.clone_dtoh(&group_counts).map_err(err("copy back"))?,
+                values: s.clone_dtoh(&values).map_err(err("copy back"))?,
+                limbs: limbs
+                    .chunks_exact(LIMBS)
+                    .map(|l| Limbs(l.try_into().expect("LIMBS words")))
+                    .collect(),
+            },
+            fallback: pairs.chunks_exact(2).map(|p| (p[0], p[1])).collect(),
+        };
+        mark("copy back", &mut marks)?;
+        let mut report = Report {
+            device: self.name.clone(),
+            tiles: tiles as u64,
+            repaired: 0,
+            fallback_rows: fallen as u64,
+            stages: Vec::new(),
+        };
+        let exact = s.clone_dtoh(&exact).map_err(err("copy back"))?;
+        let spec = s.clone_dtoh(&speculated).map_err(err("copy back"))?;
+        report.repaired = exact.iter().zip(&spec).filter(|(a, b)| a != b).count() as u64;
+        for pair in marks.windows(2) {
+            let ms = pair[0].1.elapsed_ms(&pair[1].1).map_err(err("event"))?;
+            report.stages.push((pair[1].0, ms));
+        }
+        let groups = match groupby::finish(input, &mut decoded, plan.columns, query) {
+            Ok(groups) => groups,
+            Err(e) => return Ok(Err(e)),
+        };
+        Ok(match query::open_quote(input, summary) {
+            Some(e) => Err(QueryError::Parse(e)),
+            None => Ok((groups, report)),
+        })
+    }
+    // ANCHOR_END: run
+}

@@ -1,0 +1,168 @@
+//! The dialect's state machine as data: five states, five byte classes, and
+//! transition functions packed into one 16-bit word, so that two of them compose
+//! with a few shifts and a kernel can scan them like integers.
+//!
+//! ```text
+//! state  0 StartRecord  1 StartField  2 Unquoted  3 Quoted  4 QuoteInQuoted
+//! class  quote, delimiter, LF, CR before an LF, any other byte (a lone CR too)
+//! a transition function f: 3 bits per start state s, bits 3s..3s+3 = f(s)
+//! compose(f, g) = "f, then g": s -> g(f(s))        (associative, not commutative)
+//! ```
+//!
+//! Step 7 found the transition functions of chunks with `memchr` jumps; a GPU thread
+//! has no `memchr`, and this step follows ParPaRaw (Stehle and Jacobsen, VLDB 2020):
+//! every thread runs all five start states over its bytes at once, one table look-up
+//! per state and byte. `kernels/layout.cuh` holds the same tables for the device.
+
+use harness::dialect::{CR, DELIMITER, LF, QUOTE};
+
+// ANCHOR: states
+/// At the first byte of a record: an LF (or CR LF) here is a blank line, no record.
+pub const START_RECORD: u8 = 0;
+/// At the first byte of a field after a delimiter.
+pub const START_FIELD: u8 = 1;
+/// Inside a field that is not quoted, or after a closing quote.
+pub const UNQUOTED: u8 = 2;
+/// Inside a quoted field: delimiters, CR and LF are data.
+pub const QUOTED: u8 = 3;
+/// Just after a quote inside a quoted field: it closes the field, or a second quote
+/// follows and the pair is one literal quote.
+pub const QUOTE_IN_QUOTED: u8 = 4;
+/// Number of states.
+pub const STATES: usize = 5;
+
+/// Byte class: a quote.
+pub const C_QUOTE: usize = 0;
+/// Byte class: the delimiter.
+pub const C_DELIMITER: usize = 1;
+/// Byte class: an LF.
+pub const C_LF: usize = 2;
+/// Byte class: a CR followed by an LF (it leaves the state as it was; the LF decides).
+pub const C_CR_LF: usize = 3;
+/// Byte class: any other byte, a CR not followed by an LF included.
+pub const C_OTHER: usize = 4;
+
+/// `NEXT[class][state]`: the state after one byte of `class` read in `state`; step
+/// 7's `match` as a table.
+pub const NEXT: [[u8; STATES]; 5] = [
+    // quote: opens a field at its start, closes or doubles inside one, data elsewhere
+    [QUOTED, QUOTED, UNQUOTED, QUOTE_IN_QUOTED, QUOTED],
+    // delimiter
+    [START_FIELD, START_FIELD, START_FIELD, QUOTED, START_FIELD],
+    // LF
+    [
+        START_RECORD,
+        START_RECORD,
+        START_RECORD,
+        QUOTED,
+        START_RECORD,
+    ],
+    // CR before an LF
+    [START_RECORD, START_FIELD, UNQUOTED, QUOTED, QUOTE_IN_QUOTED],
+    // anything else
+    [UNQUOTED, UNQUOTED, UNQUOTED, QUOTED, UNQUOTED],
+];
+// ANCHOR_END: states
+
+/// The class of byte `i` of `input`; the byte after it is read only to tell a CR LF
+/// from a lone CR, and only when it lies inside `input`.
+#[inline(always)]
+pub fn class(input: &[u8], i: usize) -> usize {
+    match input[i] {
+        QUOTE => C_QUOTE,
+        DELIMITER => C_DELIMITER,
+        LF => C_LF,
+        CR if input.get(i + 1) == Some(&LF) => C_CR_LF,
+        _ => C_OTHER,
+    }
+}
+
+/// True when byte `i`, read in `state`, is the first byte of a record: the machine is
+/// at a record's start and the byte is not the terminator of a blank line. This is
+/// how blank rows drop out while the bitmaps are built.
+#[inline(always)]
+pub fn starts_row(state: u8, class: usize) -> bool {
+    state == START_RECORD && class != C_LF && class != C_CR_LF
+}
+
+// ANCHOR: packed
+/// A transition function: for each start state `s`, the end state in bits `3s..3s+3`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Packed(pub u16);
+
+impl Packed {
+    /// The function of zero bytes: every state to itself.
+    pub const IDENTITY: Packed = Packed(0 | 1 << 3 | 2 << 6 | 3 << 9 | 4 << 12);
+
+    /// The end state for start state `s`.
+    #[inline(always)]
+    pub fn apply(self, s: u8) -> u8 {
+        ((self.0 >> (3 * s)) & 7) as u8
+    }
+
+    /// `self`, then `next`: the function of two adjacent runs of bytes.
+    #[inline(always)]
+    pub fn then(self, next: Packed) -> Packed {
+        let mut out = 0u16;
+        for s in 0..STATES as u8 {
+            out |= u16::from(next.apply(self.apply(s))) << (3 * s);
+        }
+        Packed(out)
+    }
+
+    /// Packs five end states.
+    pub fn from_states(end: [u8; STATES]) -> Packed {
+        let mut out = 0u16;
+        for (s, &e) in end.iter().enumerate() {
+            out |= u16::from(e) << (3 * s);
+        }
+        Packed(out)
+    }
+
+    /// The transition function of `input[from..to]` (lookahead past `to` for CR LF).
+    pub fn of(input: &[u8], from: usize, to: usize) -> Packed {
+        let mut lanes = [START_RECORD, START_FIELD, UNQUOTED, QUOTED, QUOTE_IN_QUOTED];
+        for i in from..to {
+            let next = &NEXT[class(input, i)];
+            for lane in &mut lanes {
+                *lane = next[*lane as usize];
+            }
+        }
+        Packed::from_states(lanes)
+    }
+}
+// ANCHOR_END: packed
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn composition_is_associative_and_matches_running_the_bytes() {
+        let input = b"a,\"b\"\"c\r\n\",d\r\n\n\"x";
+        for cut1 in 0..input.len() {
+            for cut2 in cut1..=input.len() {
+                let f = Packed::of(input, 0, cut1);
+                let g = Packed::of(input, cut1, cut2);
+                let h = Packed::of(input, cut2, input.len());
+                assert_eq!(f.then(g).then(h), f.then(g.then(h)));
+                assert_eq!(f.then(g).then(h), Packed::of(input, 0, input.len()));
+            }
+        }
+        assert_eq!(Packed::of(input, 3, 3), Packed::IDENTITY);
+        assert_eq!(
+            Packed::of(input, 0, input.len()).apply(START_RECORD),
+            QUOTED
+        );
+    }
+
+    #[test]
+    fn a_crlf_leaves_the_state_and_a_lone_cr_is_data() {
+        assert_eq!(class(b"\r\n", 0), C_CR_LF);
+        assert_eq!(class(b"\r", 0), C_OTHER);
+        assert_eq!(class(b"\rx", 0), C_OTHER);
+        assert!(!starts_row(START_RECORD, C_CR_LF));
+        assert!(starts_row(START_RECORD, C_OTHER));
+        assert!(!starts_row(START_FIELD, C_OTHER));
+    }
+}
