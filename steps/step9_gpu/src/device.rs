@@ -80,6 +80,46 @@ pub fn compile(name: &str, text: &str, arch: &'static str) -> Result<Ptx, String
 }
 // ANCHOR_END: sources
 
+/// Writes every kernel file's PTX for `compute_80` and `compute_90` into `dir`, as
+/// `NAME.ARCH.ptx` (`tiles.compute_90.ptx`, …): to read what NVRTC made of a kernel,
+/// or to carry the PTX to a machine without NVRTC (`STEP9_PTX_DIR`).
+///
+/// # Errors
+/// NVRTC's log, or the I/O error, in words.
+pub fn write_ptx(dir: &std::path::Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for arch in ["compute_80", "compute_90"] {
+        for (name, text, _) in SOURCES {
+            let ptx = compile(name, text, arch)?.to_src();
+            let path = dir.join(format!("{}.{arch}.ptx", name.trim_end_matches(".cu")));
+            std::fs::write(&path, ptx).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The PTX of kernel file `name` for `arch`: from `STEP9_PTX_DIR` when it holds
+/// the file (written by [`write_ptx`]), else compiled by NVRTC.
+///
+/// # Errors
+/// As [`compile`]; or when neither NVRTC nor the file is there.
+fn load_ptx(name: &str, text: &str, arch: &'static str) -> Result<Ptx, String> {
+    if let Ok(dir) = std::env::var("STEP9_PTX_DIR") {
+        let path =
+            std::path::Path::new(&dir).join(format!("{}.{arch}.ptx", name.trim_end_matches(".cu")));
+        if let Ok(ptx) = std::fs::read_to_string(&path) {
+            return Ok(Ptx::from_src(ptx));
+        }
+    }
+    if !nvrtc_present() {
+        return Err(format!(
+            "NVRTC (libnvrtc.so) is not installed and STEP9_PTX_DIR holds no {name} for {arch}, \
+             so the kernels cannot be loaded"
+        ));
+    }
+    compile(name, text, arch)
+}
+
 /// True when `libnvrtc` can be loaded (NVRTC compiles the kernels).
 pub fn nvrtc_present() -> bool {
     // SAFETY: `is_culib_present` only tries `dlopen` on NVRTC's library names and

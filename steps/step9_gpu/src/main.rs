@@ -58,7 +58,23 @@ fn main() -> ExitCode {
                 .action(ArgAction::SetTrue)
                 .help("say where it ran, how many tiles were repaired and how many rows fell back to the host, and the time per stage on a device"),
         )
+        .arg(
+            Arg::new("write-ptx")
+                .long("write-ptx")
+                .value_name("DIR")
+                .hide(true)
+                .help("write every kernel's PTX for compute_80 and compute_90 into DIR and exit"),
+        )
         .get_matches();
+    if let Some(dir) = matches.get_one::<String>("write-ptx") {
+        return match device::write_ptx(Path::new(dir)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("step9: {message}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let options = Options::from_matches(&matches);
     if let Some(path) = &options.records {
         return cli::dump_records::<Step9>(path);
@@ -109,12 +125,27 @@ fn run(
             ExitCode::FAILURE
         })
     })?;
-    let (groups, report) = match &answers[0] {
-        Ok(answer) => answer,
+    let groups = match &answers[0] {
+        Ok((groups, _)) => groups,
         Err(e) => return Err(report(e, options.json)),
     };
+    // The last run's report: with --device-resident, the runs after the first.
+    let report = answers
+        .iter()
+        .rev()
+        .find_map(|a| a.as_ref().ok().map(|(_, r)| r))
+        .expect("the first run answered");
     if verbose {
         eprintln!("{report}");
+        let wall: Vec<String> = times
+            .iter()
+            .map(|t| format!("{:.4}", t.as_secs_f64()))
+            .collect();
+        eprintln!(
+            "wall time per run (s, map to answer): {}; best {:.0} MB/s",
+            wall.join(" "),
+            input.len() as f64 / 1e6 / times.iter().min().expect("a run").as_secs_f64()
+        );
     }
     if options.json {
         println!("{}", groups_to_json(groups));

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# steps/step9_gpu/device_check.sh: step 9 on a CUDA device, in one run of under five
+# minutes, from the repository root:
+#   1. builds (cargo --offline), or takes the binaries that `--prepare` left in
+#      target/step9-prebuilt/ when the machine has no crates to build from;
+#   2. runs step 9's tests with REQUIRE_GPU=1, so nothing passes by falling back to
+#      the CPU twin (tests/device.rs compares the device's answer with the twin's);
+#   3. generates 1 GB and 4 GB bench files (gen), checks that step 9's --json on the
+#      device is step 7's byte for byte, and times step 9 (--verbose: per-kernel CUDA
+#      event times, the copy to the device, the wall time per run), from pinned host
+#      memory and with --device-resident.
+# Results: ${OUT:-target/step9-check}/results.txt (and the logs beside it).
+#
+#   bash steps/step9_gpu/device_check.sh --prepare   # on a machine with the crates:
+#        builds and strips the binaries and test executables, and writes the kernels'
+#        PTX (needs libnvrtc: LD_LIBRARY_PATH), into target/step9-prebuilt/ (carry it)
+#   bash steps/step9_gpu/device_check.sh             # on the GPU machine
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+prebuilt=target/step9-prebuilt
+
+if [[ ${1:-} == --prepare ]]; then
+  set -e
+  rm -rf "$prebuilt" && mkdir -p "$prebuilt/tests" "$prebuilt/ptx"
+  cargo build --release -p step9 -p step7 -p gen
+  cp target/release/step9 target/release/step7 target/release/gen "$prebuilt/"
+  cargo test --release -p step9 --no-run --message-format=json 2>/dev/null |
+    python3 -c 'import json,sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] != ["bin"]:
+        print(m["executable"], m["target"]["name"])' |
+    while read -r exe name; do cp "$exe" "$prebuilt/tests/$name"; done
+  strip "$prebuilt"/step9 "$prebuilt"/step7 "$prebuilt"/gen "$prebuilt"/tests/*
+  "$prebuilt/step9" --write-ptx "$prebuilt/ptx"
+  du -sh "$prebuilt"
+  exit 0
+fi
+
+out=${OUT:-target/step9-check}
+mkdir -p "$out"
+log=$out/results.txt
+: >"$log"
+say() { echo "$*" | tee -a "$log"; }
+start=$(date +%s)
+export REQUIRE_GPU=1
+[[ -d $prebuilt/ptx ]] && export STEP9_PTX_DIR=$PWD/$prebuilt/ptx
+
+say "step 9 device check, $(date -u +%FT%TZ), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv 2>&1 | tee -a "$log"
+say "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
+
+# --- 1. build ---------------------------------------------------------------------
+if cargo build --release --offline -p step9 -p step7 -p gen >"$out/build.log" 2>&1; then
+  bin=target/release
+  run_tests() { timeout 200 cargo test --release --offline -p step9 -- --test-threads 8; }
+  say "build: cargo --offline"
+elif [[ -x $prebuilt/step9 ]]; then
+  bin=$prebuilt
+  run_tests() {
+    local failed=0
+    for t in "$prebuilt"/tests/*; do
+      echo "== $(basename "$t")"
+      STEP9_BIN=$PWD/$prebuilt/step9 timeout 120 "$t" --test-threads 8 || failed=1
+    done
+    return $failed
+  }
+  say "build: cargo --offline failed (see build.log); using the binaries in $prebuilt"
+  # The harness finds data/conformance through the path it was built at
+  # (CARGO_MANIFEST_DIR, /work/main when --prepare ran there): point it here.
+  built_at=$(strings "$prebuilt/step9" | grep -m1 -o '/[^ ]*/harness' | head -1)
+  if [[ -n $built_at && ! -e $built_at/../data/conformance && ! -e ${built_at%/harness} ]]; then
+    mkdir -p "$(dirname "${built_at%/harness}")" && ln -s "$PWD" "${built_at%/harness}" &&
+      say "linked ${built_at%/harness} -> $PWD (the prebuilt binaries' data/conformance)"
+  fi
+else
+  say "build: FAILED, and no $prebuilt (run this script with --prepare where the crates are, and carry it)"
+  exit 1
+fi
+
+# --- 2. tests, with REQUIRE_GPU=1 -------------------------------------------------
+if run_tests >"$out/tests.log" 2>&1; then
+  say "tests (REQUIRE_GPU=1): passed ($(grep -c '^test .* ok$' "$out/tests.log") tests)"
+else
+  say "tests (REQUIRE_GPU=1): FAILED; the failures:"
+  grep -E "FAILED|panicked" "$out/tests.log" | head -20 | tee -a "$log"
+fi
+
+# --- 3. the same answer as step 7, and the numbers --------------------------------
+data=${STEP9_DATA:-target/step9-data}
+mkdir -p "$data"
+for size in 1 4; do
+  f=$data/bench-${size}gb.csv
+  rows=$((size * 20280000)) # 49.3 bytes a row: about $size GB
+  [[ -s $f ]] || "$bin/gen" --rows "$rows" --out "$f" >>"$out/gen.log" 2>&1
+  say ""
+  say "== $f: $(stat -c %s "$f") bytes"
+  if [[ $size == 1 ]]; then
+    "$bin/step7" "$f" --json --runs 1 >"$out/step7-${size}gb.json" 2>>"$out/step7.log"
+    "$bin/step9" "$f" --json --runs 1 --device cuda >"$out/step9-${size}gb.json" 2>>"$out/step9.log"
+    if cmp -s "$out/step7-${size}gb.json" "$out/step9-${size}gb.json"; then
+      say "answer: step 9 on the device prints step 7's JSON byte for byte"
+    else
+      say "answer: DIFFERS from step 7's (see step7-${size}gb.json and step9-${size}gb.json)"
+    fi
+  fi
+  for mode in pinned resident; do
+    extra=()
+    [[ $mode == resident ]] && extra=(--device-resident)
+    say "-- $mode (best of 5; per-stage CUDA event times of the last run)"
+    timeout 120 "$bin/step9" "$f" --json --runs 5 --device cuda --verbose "${extra[@]}" \
+      2>&1 >/dev/null | grep -v '^gate' | tee -a "$log"
+  done
+done
+say ""
+say "elapsed: $(($(date +%s) - start)) s"
