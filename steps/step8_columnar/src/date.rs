@@ -35,7 +35,7 @@ pub fn format(days: i32, out: &mut Vec<u8>) {
 }
 
 fn days_in_month(y: u32, m: u32) -> u32 {
-    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let leap = y.is_multiple_of(4) && (!y.is_multiple_of(100) || y.is_multiple_of(400));
     match m {
         2 if leap => 29,
         2 => 28,
@@ -84,15 +84,29 @@ mod tests {
         for days in every_week.chain(10_592..11_688) {
             let mut text = Vec::new();
             format(days, &mut text);
-            assert_eq!(parse(&text), Some(days), "{}", String::from_utf8_lossy(&text));
+            assert_eq!(
+                parse(&text),
+                Some(days),
+                "{}",
+                String::from_utf8_lossy(&text)
+            );
         }
     }
 
     #[test]
     fn only_real_days_in_the_one_form() {
         for bad in [
-            "2023-02-29", "2024-02-30", "2024-13-01", "2024-00-10", "2024-01-00", "2024-1-01",
-            "24-01-01", "2024/01/01", "2024-01-01 ", "+024-01-01", "",
+            "2023-02-29",
+            "2024-02-30",
+            "2024-13-01",
+            "2024-00-10",
+            "2024-01-00",
+            "2024-1-01",
+            "24-01-01",
+            "2024/01/01",
+            "2024-01-01 ",
+            "+024-01-01",
+            "",
         ] {
             assert_eq!(parse(bad.as_bytes()), None, "{bad}");
         }

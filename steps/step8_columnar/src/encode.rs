@@ -23,7 +23,7 @@ impl Bits {
     /// Appends one bit.
     #[inline]
     pub fn push(&mut self, bit: bool) {
-        if self.len % 64 == 0 {
+        if self.len.is_multiple_of(64) {
             self.words.push(0);
         }
         *self.words.last_mut().expect("pushed") |= u64::from(bit) << (self.len % 64);
@@ -104,7 +104,11 @@ impl<'t> ChunkColumns<'t> {
             .iter()
             .map(|ty| ColumnChunk {
                 values: Vec::with_capacity(rows * ty.width()),
-                exact: Vec::with_capacity(if *ty == ColumnType::Float64 { rows * 16 } else { 0 }),
+                exact: Vec::with_capacity(if *ty == ColumnType::Float64 {
+                    rows * 16
+                } else {
+                    0
+                }),
                 valid: Bits {
                     words: Vec::with_capacity(rows.div_ceil(64)),
                     len: 0,
@@ -221,7 +225,7 @@ mod tests {
         let pattern = |n: u64, seed: u64| {
             let mut b = Bits::default();
             for i in 0..n {
-                b.push((i * 7 + seed) % 3 == 0);
+                b.push((i * 7 + seed).is_multiple_of(3));
             }
             b
         };

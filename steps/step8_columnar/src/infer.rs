@@ -65,7 +65,11 @@ impl ColumnType {
             "bool" => ColumnType::Bool,
             "string" => ColumnType::String,
             _ => {
-                let scale = name.strip_prefix("decimal(")?.strip_suffix(')')?.parse().ok()?;
+                let scale = name
+                    .strip_prefix("decimal(")?
+                    .strip_suffix(')')?
+                    .parse()
+                    .ok()?;
                 (scale <= SCALE as u8).then_some(ColumnType::Decimal { scale })?
             }
         })
@@ -172,8 +176,8 @@ impl Seen {
                 None => self.decimal = false,
             }
         }
-        self.number = self.number
-            && (self.decimal || matches!(exact::parse_number(field), Ok(Some(_))));
+        self.number =
+            self.number && (self.decimal || matches!(exact::parse_number(field), Ok(Some(_))));
         self.date = self.date && date::parse(field).is_some();
         self.boolean = self.boolean && parse_bool(field).is_some();
     }
@@ -227,10 +231,12 @@ impl Seen {
     pub fn fits(&self, ty: ColumnType) -> bool {
         match ty {
             ColumnType::Int64 => self.int,
-            ColumnType::Decimal { scale } => self.decimal && self.scale <= u32::from(scale) && {
-                let unit = exact::POWERS[(SCALE - u32::from(scale)) as usize] as u128;
-                self.max_abs / unit <= i64::MAX as u128
-            },
+            ColumnType::Decimal { scale } => {
+                self.decimal && self.scale <= u32::from(scale) && {
+                    let unit = exact::POWERS[(SCALE - u32::from(scale)) as usize] as u128;
+                    self.max_abs / unit <= i64::MAX as u128
+                }
+            }
             ColumnType::Float64 => self.number,
             ColumnType::Date => self.date,
             ColumnType::Bool => self.boolean,
@@ -264,7 +270,11 @@ mod tests {
         // Merging halves gives the same type as one pass.
         let (mut a, mut b) = (Seen::default(), Seen::default());
         for (i, f) in fields.iter().enumerate() {
-            if i % 2 == 0 { a.add(f.as_bytes()) } else { b.add(f.as_bytes()) }
+            if i % 2 == 0 {
+                a.add(f.as_bytes())
+            } else {
+                b.add(f.as_bytes())
+            }
         }
         b.merge(&a);
         assert_eq!(b.column_type(), seen.column_type());

@@ -40,7 +40,10 @@ pub fn column_file(dir: &Path, k: usize, part: &str) -> PathBuf {
 ///
 /// # Errors
 /// What creating, writing or syncing the file fails with.
-pub fn write_file<'a>(path: &Path, parts: impl IntoIterator<Item = &'a [u8]>) -> std::io::Result<()> {
+pub fn write_file<'a>(
+    path: &Path,
+    parts: impl IntoIterator<Item = &'a [u8]>,
+) -> std::io::Result<()> {
     let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
     for part in parts {
         out.write_all(part)?;
@@ -60,7 +63,10 @@ pub fn write_column(
     chunks: &[&ColumnChunk],
     ty: ColumnType,
 ) -> std::io::Result<()> {
-    write_file(&column_file(dir, k, "values"), chunks.iter().map(|c| &c.values[..]))?;
+    write_file(
+        &column_file(dir, k, "values"),
+        chunks.iter().map(|c| &c.values[..]),
+    )?;
     if ty != ColumnType::String {
         let mut valid = Bits::default();
         for c in chunks {
@@ -70,7 +76,10 @@ pub fn write_column(
         write_file(&column_file(dir, k, "valid"), [&words[..]])?;
     }
     if ty == ColumnType::Float64 {
-        write_file(&column_file(dir, k, "exact"), chunks.iter().map(|c| &c.exact[..]))?;
+        write_file(
+            &column_file(dir, k, "exact"),
+            chunks.iter().map(|c| &c.exact[..]),
+        )?;
     }
     Ok(())
 }
@@ -82,6 +91,10 @@ pub fn write_column(
 /// As [`write_file`].
 pub fn write_symbols(dir: &Path, symbols: &Symbols) -> std::io::Result<()> {
     write_file(&dir.join(SYMBOL_BYTES), [&symbols.blob[..]])?;
-    let offsets: Vec<u8> = symbols.offsets.iter().flat_map(|o| o.to_le_bytes()).collect();
+    let offsets: Vec<u8> = symbols
+        .offsets
+        .iter()
+        .flat_map(|o| o.to_le_bytes())
+        .collect();
     write_file(&dir.join(SYMBOL_OFFSETS), [&offsets[..]])
 }

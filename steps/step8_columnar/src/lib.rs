@@ -40,11 +40,11 @@ use memmap2::Mmap;
 
 pub mod blocks;
 pub mod chunks;
-pub mod exact;
-pub mod index;
 pub mod date;
 pub mod encode;
 pub mod error;
+pub mod exact;
+pub mod index;
 pub mod infer;
 pub mod layout;
 pub mod load;
@@ -69,7 +69,7 @@ pub type Step8 = Chunked<64, 2>;
 pub struct Chunked<const SIZE: usize, const THREADS: usize>;
 
 impl<const SIZE: usize, const THREADS: usize> Step for Chunked<SIZE, THREADS> {
-    const NUMBER: u32 = 7;
+    const NUMBER: u32 = 8;
     const NAME: &'static str = "step8";
     const IDEA: &'static str = "load once: a splayed columnar table, interned strings";
 
@@ -145,7 +145,7 @@ fn after(mut e: ParseError, records_before: u64) -> ParseError {
 pub struct With<C>(PhantomData<C>);
 
 impl<C: ChooseTier> Step for With<C> {
-    const NUMBER: u32 = 7;
+    const NUMBER: u32 = 8;
     const NAME: &'static str = "step8";
     const IDEA: &'static str = "step 6's parser, one chunk";
 

@@ -19,10 +19,10 @@
 
 use std::path::{Path, PathBuf};
 
-use hashbrown::DefaultHashBuilder;
 use harness::ParseError;
 use harness::dialect::QUOTE;
 use harness::query::{QueryError, key_text, line_at};
+use hashbrown::DefaultHashBuilder;
 
 use crate::chunks::{Plan, map_chunks};
 use crate::encode::{BadField, ChunkColumns};
@@ -74,6 +74,39 @@ pub fn parse_schema(text: &str) -> Result<Vec<(String, ColumnType)>, TableError>
 /// header; [`TableError::Type`] for a field that is not of the type `--schema` gave
 /// its column; [`TableError::Io`] when writing fails (nothing is left behind then).
 pub fn load(input: &[u8], dir: &Path, options: &LoadOptions) -> Result<Manifest, TableError> {
+    load_timed(input, dir, options).map(|(manifest, _)| manifest)
+}
+
+/// Where a load's time went, in seconds, phase by phase (`--verbose`).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Phases {
+    /// The header, the chunks' transition functions and scan.
+    pub plan: f64,
+    /// Pass 1: widths and type inference.
+    pub infer: f64,
+    /// Pass 2: the fields into the chunks' columns and dictionaries.
+    pub encode: f64,
+    /// The chunks' dictionaries into the table's symbols, and the ids rewritten.
+    pub intern: f64,
+    /// The files written and synced, and the rename.
+    pub write: f64,
+}
+
+/// [`load`], and where its time went.
+///
+/// # Errors
+/// As [`load`].
+pub fn load_timed(
+    input: &[u8],
+    dir: &Path,
+    options: &LoadOptions,
+) -> Result<(Manifest, Phases), TableError> {
+    let mut phases = Phases::default();
+    let mut clock = std::time::Instant::now();
+    let mut lap = |phase: &mut f64| {
+        *phase = clock.elapsed().as_secs_f64();
+        clock = std::time::Instant::now();
+    };
     if dir.exists() {
         return Err(TableError::Exists(dir.to_path_buf()));
     }
@@ -81,26 +114,39 @@ pub fn load(input: &[u8], dir: &Path, options: &LoadOptions) -> Result<Manifest,
     let (names, header_end) = read_header(input)?;
     let requested = resolve_schema(&names, &options.schema)?;
     let plan = split.plan(input);
+    lap(&mut phases.plan);
     let (rows, seen) = infer_pass(input, &plan, header_end, names.len(), split.threads)?;
     let types: Vec<ColumnType> = (0..names.len())
         .map(|k| storage_type(requested[k], &seen[k]))
         .collect();
+    lap(&mut phases.infer);
     let hasher = DefaultHashBuilder::default();
-    let mut chunks = map_chunks(split.threads, plan.parts.len(), || (), |(), k| {
-        let mut columns = ChunkColumns::new(&types, rows[k] as usize);
-        // Pass 1 reported any parse error: the same bytes parse the same way again.
-        let _ = parse_part(input, &plan, k, header_end, |r| columns.push(&r, &hasher));
-        columns
-    })
+    let mut chunks = map_chunks(
+        split.threads,
+        plan.parts.len(),
+        || (),
+        |(), k| {
+            let mut columns = ChunkColumns::new(&types, rows[k] as usize);
+            // Pass 1 reported any parse error: the same bytes parse the same way again.
+            let _ = parse_part(input, &plan, k, header_end, |r| columns.push(&r, &hasher));
+            columns
+        },
+    )
     .0;
     first_bad_field(input, &names, &types, &chunks)?;
-    let dicts: Vec<_> = chunks.iter_mut().map(|c| std::mem::take(&mut c.dict)).collect();
+    lap(&mut phases.encode);
+    let dicts: Vec<_> = chunks
+        .iter_mut()
+        .map(|c| std::mem::take(&mut c.dict))
+        .collect();
     let (symbols, ids) = symbols::intern(&dicts, split.threads);
     drop(dicts);
     let id_bounds = to_symbol_ids(&mut chunks, &ids, &types, split.threads);
     let manifest = manifest(names, &types, &chunks, &id_bounds, symbols.len());
+    lap(&mut phases.intern);
     write_table(dir, &manifest, &chunks, &symbols, split.threads)?;
-    Ok(manifest)
+    lap(&mut phases.write);
+    Ok((manifest, phases))
 }
 // ANCHOR_END: load
 
@@ -109,9 +155,10 @@ fn read_header(input: &[u8]) -> Result<(Vec<Vec<u8>>, usize), TableError> {
     let mut from = harness::dialect::bom_len(input);
     while from < input.len() {
         let mut names = None;
-        let stopped = Parser::default().records_between(Tier::chosen(), input, from, from + 1, |r| {
-            names = Some(r.fields().map(|f| f.cooked().into_owned()).collect());
-        });
+        let stopped =
+            Parser::default().records_between(Tier::chosen(), input, from, from + 1, |r| {
+                names = Some(r.fields().map(|f| f.cooked().into_owned()).collect());
+            });
         let stopped = stopped.map_err(QueryError::Parse)?;
         if let Some(names) = names {
             return Ok((names, stopped));
@@ -167,20 +214,25 @@ fn infer_pass(
     width: usize,
     threads: usize,
 ) -> Result<(Vec<u64>, Vec<Seen>), TableError> {
-    let parts = map_chunks(threads, plan.parts.len(), Vec::new, |scratch: &mut Vec<u8>, k| {
-        let mut seen = vec![Seen::default(); width];
-        let (mut records, mut failure) = (0u64, None);
-        let (produced, parsed) = parse_part(input, plan, k, header_end, |r| {
-            if failure.is_none() && r.len() != width {
-                failure = Some((records, r.spans()[0].start, r.len()));
-            }
-            for (s, field) in seen.iter_mut().zip(r.fields()) {
-                s.add(field.cooked_in(scratch));
-            }
-            records += 1;
-        });
-        (produced, seen, failure, parsed.err())
-    })
+    let parts = map_chunks(
+        threads,
+        plan.parts.len(),
+        Vec::new,
+        |scratch: &mut Vec<u8>, k| {
+            let mut seen = vec![Seen::default(); width];
+            let (mut records, mut failure) = (0u64, None);
+            let (produced, parsed) = parse_part(input, plan, k, header_end, |r| {
+                if failure.is_none() && r.len() != width {
+                    failure = Some((records, r.spans()[0].start, r.len()));
+                }
+                for (s, field) in seen.iter_mut().zip(r.fields()) {
+                    s.add(field.cooked_in(scratch));
+                }
+                records += 1;
+            });
+            (produced, seen, failure, parsed.err())
+        },
+    )
     .0;
     let mut before = 1; // the header
     let (mut rows, mut merged) = (Vec::new(), vec![Seen::default(); width]);
@@ -229,7 +281,11 @@ fn first_bad_field(
                 needs_unescape,
             };
             // A quoted field's view starts after its opening quote; name the quote.
-            let byte = if start > 0 && input[start - 1] == QUOTE { start - 1 } else { start };
+            let byte = if start > 0 && input[start - 1] == QUOTE {
+                start - 1
+            } else {
+                start
+            };
             return Err(TableError::Type {
                 record: before + record,
                 line: line_at(input, byte),
@@ -278,7 +334,10 @@ fn to_symbol_ids(
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("no panic")).collect()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("no panic"))
+            .collect()
     });
     (0..types.len())
         .map(|k| bounds.iter().map(|b| b[k]).max().unwrap_or(0))
@@ -306,7 +365,11 @@ fn manifest(
             Column {
                 name,
                 ty: types[k],
-                nulls: if types[k] == ColumnType::String { 0 } else { rows - valid },
+                nulls: if types[k] == ColumnType::String {
+                    0
+                } else {
+                    rows - valid
+                },
                 id_bound: id_bounds[k],
             }
         })
@@ -336,10 +399,15 @@ fn write_table(
     };
     let _ = std::fs::remove_dir_all(&tmp); // a crashed load's leftovers, if any
     std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
-    let written = map_chunks(threads, manifest.columns.len(), || (), |(), k| {
-        let parts: Vec<_> = chunks.iter().map(|c| &c.columns[k]).collect();
-        layout::write_column(&tmp, k, &parts, manifest.columns[k].ty)
-    })
+    let written = map_chunks(
+        threads,
+        manifest.columns.len(),
+        || (),
+        |(), k| {
+            let parts: Vec<_> = chunks.iter().map(|c| &c.columns[k]).collect();
+            layout::write_column(&tmp, k, &parts, manifest.columns[k].ty)
+        },
+    )
     .0;
     let result = written
         .into_iter()

@@ -17,7 +17,7 @@ use harness::cli::{self, Options};
 use harness::measure::{Measurement, thousands};
 use harness::query::{Groups, groups_to_json, groups_to_table};
 use step8::error::TableError;
-use step8::load::{LoadOptions, load, parse_schema};
+use step8::load::{LoadOptions, Phases, load_timed, parse_schema};
 use step8::query::{self, Query, Split};
 use step8::scan::Table;
 use step8::{Step8, chunks, table_query};
@@ -57,7 +57,9 @@ fn split_args(command: Command) -> Command {
                 .long("chunk")
                 .value_name("BYTES")
                 .value_parser(clap::value_parser!(usize))
-                .help("bytes per chunk of the CSV [default: eight chunks a thread, at least 256 KiB]"),
+                .help(
+                    "bytes per chunk of the CSV [default: eight chunks a thread, at least 256 KiB]",
+                ),
         )
 }
 
@@ -76,13 +78,39 @@ fn command() -> Command {
     });
     let load = Command::new("load")
         .about("load FILE (CSV) into a new table at TABLE_DIR")
-        .arg(Arg::new("file").value_name("FILE").required(true).value_parser(clap::value_parser!(PathBuf)))
-        .arg(Arg::new("table").value_name("TABLE_DIR").required(true).value_parser(clap::value_parser!(PathBuf)));
+        .arg(
+            Arg::new("file")
+                .value_name("FILE")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf)),
+        )
+        .arg(
+            Arg::new("table")
+                .value_name("TABLE_DIR")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf)),
+        );
     let query = Command::new("query")
         .about("SELECT key, COUNT(*), SUM(value) GROUP BY key over the table at TABLE_DIR")
-        .arg(Arg::new("table").value_name("TABLE_DIR").required(true).value_parser(clap::value_parser!(PathBuf)))
-        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print the answer (or the error) as JSON"));
+        .arg(
+            Arg::new("table")
+                .value_name("TABLE_DIR")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf)),
+        )
+        .arg(
+            Arg::new("json")
+                .long("json")
+                .action(ArgAction::SetTrue)
+                .help("print the answer (or the error) as JSON"),
+        );
     split_args(schema_arg(query_args(bench)))
+        .arg(
+            Arg::new("verbose")
+                .long("verbose")
+                .action(ArgAction::SetTrue)
+                .help("print where each load's time went"),
+        )
         .args_conflicts_with_subcommands(true)
         .subcommand(split_args(schema_arg(load)))
         .subcommand(split_args(query_args(query)))
@@ -145,8 +173,9 @@ fn load_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let input = step8::map(&path).map_err(|e| cli::fail("step8", &e))?;
     let options = load_options(m)?;
     let start = Instant::now();
-    let manifest = load(&input, dir, &options).map_err(|e| report(&e, false))?;
+    let (manifest, phases) = load_timed(&input, dir, &options).map_err(|e| report(&e, false))?;
     let seconds = start.elapsed().as_secs_f64();
+    print_phases(&phases);
     let on_disk = dir_bytes(dir);
     println!(
         "loaded {} rows of {} ({:.1} MB) into {} in {seconds:.3} s ({:.0} MB/s): {:.1} MB on disk, {} symbols",
@@ -187,6 +216,14 @@ fn query_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Where a load's time went, on stderr.
+fn print_phases(p: &Phases) {
+    eprintln!(
+        "load phases: plan {:.3} s, pass 1 (widths, types) {:.3} s, pass 2 (columns, dictionaries) {:.3} s, interning {:.3} s, writing {:.3} s",
+        p.plan, p.infer, p.encode, p.intern, p.write
+    );
+}
+
 /// Bytes of the files in `dir`.
 fn dir_bytes(dir: &Path) -> u64 {
     std::fs::read_dir(dir)
@@ -217,12 +254,16 @@ fn round(
     options: &LoadOptions,
     query: Query<'_>,
     split: Split,
+    verbose: bool,
 ) -> Result<Round, TableError> {
     let _ = std::fs::remove_dir_all(dir);
     let start = Instant::now();
-    let (loaded, load_allocs) = count_allocations(|| load(input, dir, options));
+    let (loaded, load_allocs) = count_allocations(|| load_timed(input, dir, options));
     let load_time = start.elapsed();
-    let manifest = loaded?;
+    let (manifest, phases) = loaded?;
+    if verbose {
+        print_phases(&phases);
+    }
     let table_bytes = dir_bytes(dir);
     let start = Instant::now();
     let groups = table_query::run(&Table::open(dir)?, query, split.threads)?;
@@ -263,7 +304,10 @@ fn median(times: &[Duration]) -> f64 {
 }
 
 fn best(times: &[Duration]) -> f64 {
-    times.iter().map(Duration::as_secs_f64).fold(f64::INFINITY, f64::min)
+    times
+        .iter()
+        .map(Duration::as_secs_f64)
+        .fold(f64::INFINITY, f64::min)
 }
 
 fn bench(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
@@ -277,11 +321,12 @@ fn bench(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let (query, split) = (the_query(matches), split(matches));
     let load_options = load_options(matches)?;
+    let verbose = matches.get_flag("verbose");
     let dir = std::env::temp_dir().join(format!("step8-bench-{}", std::process::id()));
     let input = step8::map(&path).map_err(|e| cli::fail("step8", &e))?;
     let mut rounds = Vec::new();
     for _ in 0..options.runs {
-        let r = round(&input, &dir, &load_options, query, split);
+        let r = round(&input, &dir, &load_options, query, split, verbose);
         rounds.push(r.map_err(|e| report(&e, options.json))?);
     }
     let last = rounds.last().expect("at least one run");
@@ -322,8 +367,14 @@ fn bench(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
         path.display(),
         query.group_by
     );
-    println!("{}", groups_to_table(&last.groups, query.group_by, query.sum));
-    println!("on {} thread(s); the row times the load (CSV to table)", split.threads);
+    println!(
+        "{}",
+        groups_to_table(&last.groups, query.group_by, query.sum)
+    );
+    println!(
+        "on {} thread(s); the row times the load (CSV to table)",
+        split.threads
+    );
     cli::print_measurement(&m, false);
     println!(
         "\ntable: {:.1} MB on disk ({:.0}% of the CSV's {:.1} MB), {} symbols",

@@ -125,7 +125,14 @@ mod tests {
 
     #[test]
     fn names_and_manifests_round_trip() {
-        for name in [&b"value"[..], b"a\\b", b"\xff\\xff", b"caf\xc3\xa9", b"", b"\\"] {
+        for name in [
+            &b"value"[..],
+            b"a\\b",
+            b"\xff\\xff",
+            b"caf\xc3\xa9",
+            b"",
+            b"\\",
+        ] {
             assert_eq!(from_key_text(&key_text(name)).as_deref(), Some(name));
         }
         let m = Manifest {

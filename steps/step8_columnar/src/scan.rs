@@ -36,16 +36,22 @@ pub struct ColumnFiles {
 
 /// Maps the file at `path`, checking that it is `len` bytes long.
 fn map_exact(dir: &Path, path: &Path, len: u64) -> Result<Mmap, TableError> {
-    let file = File::open(path).map_err(|e| TableError::NotATable(dir.into(), format!("{}: {e}", path.display())))?;
+    let file = File::open(path)
+        .map_err(|e| TableError::NotATable(dir.into(), format!("{}: {e}", path.display())))?;
     // SAFETY: a table's files are written once, under a temporary name, and renamed
     // into place complete; nothing in this program writes them again. Another process
     // that truncated one while it is mapped would raise SIGBUS on the next read (see
     // step 2's chapter); the size is checked here, against the manifest.
-    let map = unsafe { Mmap::map(&file) }.map_err(|e| TableError::Io(harness::Error::io(path, e)))?;
+    let map =
+        unsafe { Mmap::map(&file) }.map_err(|e| TableError::Io(harness::Error::io(path, e)))?;
     if map.len() as u64 != len {
         return Err(TableError::NotATable(
             dir.into(),
-            format!("{} has {} bytes, the manifest says {len}", path.display(), map.len()),
+            format!(
+                "{} has {} bytes, the manifest says {len}",
+                path.display(),
+                map.len()
+            ),
         ));
     }
     Ok(map)
@@ -59,7 +65,8 @@ impl Table {
     /// finish), of another format, or a file's size disagrees with it.
     pub fn open(dir: &Path) -> Result<Table, TableError> {
         let not = |why: String| TableError::NotATable(dir.into(), why);
-        let text = std::fs::read(dir.join(MANIFEST)).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
+        let text =
+            std::fs::read(dir.join(MANIFEST)).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
         let json = serde_json::from_slice(&text).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
         let manifest = Manifest::from_json(&json).map_err(not)?;
         let symbol_offsets = map_exact(dir, &dir.join(SYMBOL_OFFSETS), 8 * (manifest.symbols + 1))?;
@@ -146,7 +153,10 @@ pub enum Value<'t> {
 impl ColumnFiles {
     /// Row `i`'s value; `table` gives the symbols.
     pub fn value<'t>(&self, table: &'t Table, i: usize) -> Value<'t> {
-        let valid = self.valid.as_ref().is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1);
+        let valid = self
+            .valid
+            .as_ref()
+            .is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1);
         if !valid {
             return Value::Null;
         }
@@ -179,6 +189,8 @@ pub fn decimal_to_f64(units: i64, scale: u8) -> f64 {
     if units.unsigned_abs() <= 1 << 53 && scale <= 22 {
         return units as f64 / POWERS_OF_TEN[usize::from(scale)];
     }
-    format!("{units}e-{scale}").parse().expect("a decimal parses")
+    format!("{units}e-{scale}")
+        .parse()
+        .expect("a decimal parses")
 }
 // ANCHOR_END: decimal_to_f64

@@ -124,16 +124,27 @@ fn key(chunk: usize, local: u32) -> u64 {
 /// chunk, the symbol id of each of its local ids.
 pub fn intern(dicts: &[LocalDict], threads: usize) -> (Symbols, Vec<Vec<u32>>) {
     let lists = map_chunks(threads, dicts.len(), || (), |(), c| by_partition(&dicts[c])).0;
-    let firsts = map_chunks(threads, PARTITIONS, || (), |(), p| first_keys(dicts, &lists, p)).0;
-    let first = map_chunks(threads, dicts.len(), || (), |(), c| {
-        let mut first = vec![0u64; dicts[c].len()];
-        for (p, list) in lists[c].iter().enumerate() {
-            for (&local, &k) in list.iter().zip(&firsts[p][c]) {
-                first[local as usize] = k;
+    let firsts = map_chunks(
+        threads,
+        PARTITIONS,
+        || (),
+        |(), p| first_keys(dicts, &lists, p),
+    )
+    .0;
+    let first = map_chunks(
+        threads,
+        dicts.len(),
+        || (),
+        |(), c| {
+            let mut first = vec![0u64; dicts[c].len()];
+            for (p, list) in lists[c].iter().enumerate() {
+                for (&local, &k) in list.iter().zip(&firsts[p][c]) {
+                    first[local as usize] = k;
+                }
             }
-        }
-        first
-    })
+            first
+        },
+    )
     .0;
     number_in_order(dicts, &first)
 }
@@ -141,7 +152,12 @@ pub fn intern(dicts: &[LocalDict], threads: usize) -> (Symbols, Vec<Vec<u32>>) {
 
 /// The local ids of `dict` in each hash partition, in local id order.
 fn by_partition(dict: &LocalDict) -> Vec<Vec<u32>> {
-    let mut lists = vec![Vec::new(); PARTITIONS];
+    // Counted first, so that each list is allocated once, at its size.
+    let mut counts = [0usize; PARTITIONS];
+    for &hash in &dict.hashes {
+        counts[partition(hash)] += 1;
+    }
+    let mut lists: Vec<Vec<u32>> = counts.iter().map(|&n| Vec::with_capacity(n)).collect();
     for (id, &hash) in dict.hashes.iter().enumerate() {
         lists[partition(hash)].push(id as u32);
     }
@@ -182,8 +198,7 @@ fn number_in_order(dicts: &[LocalDict], first: &[Vec<u64>]) -> (Symbols, Vec<Vec
     let mut ids: Vec<Vec<u32>> = Vec::with_capacity(dicts.len());
     for (c, dict) in dicts.iter().enumerate() {
         let mut chunk_ids = Vec::with_capacity(dict.len());
-        for local in 0..dict.len() {
-            let k = first[c][local];
+        for (local, &k) in first[c].iter().enumerate() {
             let id = if k == key(c, local as u32) {
                 symbols.blob.extend_from_slice(dict.get(local));
                 symbols.offsets.push(symbols.blob.len() as u64);
@@ -205,7 +220,10 @@ mod tests {
 
     fn dict(words: &[&str], hasher: &DefaultHashBuilder) -> (LocalDict, Vec<u32>) {
         let mut d = LocalDict::default();
-        let ids = words.iter().map(|w| d.intern(w.as_bytes(), hasher)).collect();
+        let ids = words
+            .iter()
+            .map(|w| d.intern(w.as_bytes(), hasher))
+            .collect();
         (d, ids)
     }
 

@@ -32,7 +32,10 @@ const RANGES_PER_THREAD: usize = 4;
 /// [`TableError::GroupByType`] for a GROUP BY column that is not a string column, and
 /// [`TableError::NotATable`] when a column's files are missing or of the wrong size.
 pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, TableError> {
-    let (key, sum) = (table.column_index(query.group_by)?, table.column_index(query.sum)?);
+    let (key, sum) = (
+        table.column_index(query.group_by)?,
+        table.column_index(query.sum)?,
+    );
     let keys = table.column(key)?;
     if keys.ty != ColumnType::String {
         return Err(TableError::GroupByType {
@@ -44,13 +47,19 @@ pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, Ta
     let rows = table.manifest.rows as usize;
     let bound = table.manifest.columns[key].id_bound as usize;
     let ranges = (threads * RANGES_PER_THREAD).clamp(1, rows.max(1));
-    let states = map_chunks(threads, ranges, || (vec![Acc::default(); bound], None), |state, r| {
-        let (from, to) = (rows * r / ranges, rows * (r + 1) / ranges);
-        aggregate(table, &keys.values, &values, from..to, state);
-    })
+    let states = map_chunks(
+        threads,
+        ranges,
+        || (vec![Acc::default(); bound], None),
+        |state, r| {
+            let (from, to) = (rows * r / ranges, rows * (r + 1) / ranges);
+            aggregate(table, &keys.values, &values, from..to, state);
+        },
+    )
     .1;
     let mut states = states.into_iter();
-    let (mut accs, mut bad): (Vec<Acc>, Option<usize>) = states.next().expect("one thread at least");
+    let (mut accs, mut bad): (Vec<Acc>, Option<usize>) =
+        states.next().expect("one thread at least");
     for (other, other_bad) in states {
         for (acc, o) in accs.iter_mut().zip(&other) {
             acc.merge(o);
@@ -84,11 +93,17 @@ fn aggregate(
 ) {
     let ids = ids[4 * range.start..4 * range.end].chunks_exact(4);
     let valid = |i: usize| {
-        values.valid.as_ref().is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1)
+        values
+            .valid
+            .as_ref()
+            .is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1)
     };
-    let word = |i: usize| i64::from_le_bytes(values.values[8 * i..8 * i + 8].try_into().expect("8"));
+    let word =
+        |i: usize| i64::from_le_bytes(values.values[8 * i..8 * i + 8].try_into().expect("8"));
     match values.ty {
-        ColumnType::Int64 => add_rows(accs, bad, range.clone(), ids.clone(), &|i| Ok(valid(i).then(|| Number::Fixed(i128::from(word(i)) * POWERS[SCALE as usize])))),
+        ColumnType::Int64 => add_rows(accs, bad, range.clone(), ids.clone(), &|i| {
+            Ok(valid(i).then(|| Number::Fixed(i128::from(word(i)) * POWERS[SCALE as usize])))
+        }),
         ColumnType::Decimal { scale } => {
             let unit = POWERS[(SCALE - u32::from(scale)) as usize];
             add_rows(accs, bad, range.clone(), ids.clone(), &|i| {
@@ -102,14 +117,25 @@ fn aggregate(
             add_rows(accs, bad, range.clone(), ids.clone(), &|i| {
                 let fixed = i128::from_le_bytes(exact[16 * i..16 * i + 16].try_into().expect("16"));
                 let float = f64::from_bits(word(i) as u64);
-                Ok(valid(i).then(|| if fixed == i128::MIN { Number::Float(float) } else { Number::Fixed(fixed) }))
+                let number = if fixed == i128::MIN {
+                    Number::Float(float)
+                } else {
+                    Number::Fixed(fixed)
+                };
+                Ok(valid(i).then_some(number))
             })
         }
         ColumnType::String => add_rows(accs, bad, range.clone(), ids.clone(), &|i| {
-            let symbol = table.symbol(u32::from_le_bytes(values.values[4 * i..4 * i + 4].try_into().expect("4")));
+            let symbol = table.symbol(u32::from_le_bytes(
+                values.values[4 * i..4 * i + 4].try_into().expect("4"),
+            ));
             parse_number(symbol).map_err(|_| ())
         }),
-        ColumnType::Date | ColumnType::Bool => add_rows(accs, bad, range.clone(), ids.clone(), &|i| if valid(i) { Err(()) } else { Ok(None) }),
+        ColumnType::Date | ColumnType::Bool => {
+            add_rows(accs, bad, range.clone(), ids.clone(), &|i| {
+                if valid(i) { Err(()) } else { Ok(None) }
+            })
+        }
     }
 }
 // ANCHOR_END: aggregate
@@ -144,11 +170,18 @@ fn invalid_number(table: &Table, values: &ColumnFiles, column: &str, row: usize)
         }
         ColumnType::Date => {
             let mut text = Vec::new();
-            let days = i32::from_le_bytes(values.values[4 * row..4 * row + 4].try_into().expect("4"));
+            let days =
+                i32::from_le_bytes(values.values[4 * row..4 * row + 4].try_into().expect("4"));
             date::format(days, &mut text);
             text
         }
-        ColumnType::Bool => if values.values[row] == 1 { b"true".to_vec() } else { b"false".to_vec() },
+        ColumnType::Bool => {
+            if values.values[row] == 1 {
+                b"true".to_vec()
+            } else {
+                b"false".to_vec()
+            }
+        }
         _ => unreachable!("numbers are numbers"),
     };
     QueryError::InvalidNumber {

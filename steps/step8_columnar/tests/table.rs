@@ -57,9 +57,22 @@ fn exact_sums_of_gens_reference_and_the_csv_querys_json() {
             let g = groups[key.as_bytes()];
             let exact: f64 = gen_csv::decimal_from_micros(r.sum_micros).parse().unwrap();
             assert_eq!(g.count, r.count, "seed {} {key}", config.seed);
-            assert_eq!(g.sum.map(f64::to_bits), Some(exact.to_bits()), "seed {} {key}", config.seed);
+            assert_eq!(
+                g.sum.map(f64::to_bits),
+                Some(exact.to_bits()),
+                "seed {} {key}",
+                config.seed
+            );
         }
-        let csv_groups = query::run_split(&csv, Query::default(), Split { threads: 2, chunk: 0 }).unwrap();
+        let csv_groups = query::run_split(
+            &csv,
+            Query::default(),
+            Split {
+                threads: 2,
+                chunk: 0,
+            },
+        )
+        .unwrap();
         assert_eq!(groups_to_json(&groups), groups_to_json(&csv_groups));
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -71,7 +84,10 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
         .unwrap()
         .map(|e| {
             let e = e.unwrap();
-            (e.file_name().to_string_lossy().into_owned(), std::fs::read(e.path()).unwrap())
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
         })
         .collect();
     files.sort();
@@ -89,14 +105,21 @@ fn the_same_bytes_on_1_2_3_and_8_threads_and_any_chunks() {
     let dir = table_dir("determinism");
     load(&csv, &dir, &split(1, 0)).unwrap();
     let expected = files(&dir);
-    assert_eq!(expected.len(), 15, "7 columns, 5 bitmaps, 2 symbol files, the manifest");
+    assert_eq!(
+        expected.len(),
+        15,
+        "7 columns, 5 bitmaps, 2 symbol files, the manifest"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
     for threads in [1, 2, 3, 8] {
         for chunk in [0, 997, 4096, 65_536] {
             load(&csv, &dir, &split(threads, chunk)).unwrap();
             let got = files(&dir);
             for ((name, bytes), (_, want)) in got.iter().zip(&expected) {
-                assert!(bytes == want, "{name} differs on {threads} threads, chunks of {chunk}");
+                assert!(
+                    bytes == want,
+                    "{name} differs on {threads} threads, chunks of {chunk}"
+                );
             }
             assert_eq!(got.len(), expected.len());
             std::fs::remove_dir_all(&dir).unwrap();
@@ -130,7 +153,11 @@ fn assert_round_trip(csv: &[u8], dir: &Path) {
                 (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
                 (a, b) => a == b,
             };
-            assert!(same, "row {row}, column {k} ({}): {got:?} vs {want:?}", column.ty);
+            assert!(
+                same,
+                "row {row}, column {k} ({}): {got:?} vs {want:?}",
+                column.ty
+            );
         }
     }
 }
@@ -157,7 +184,18 @@ fn every_type_nulls_and_edge_values_read_back() {
     load(csv, &dir, &split(2, 7)).unwrap();
     let table = Table::open(&dir).unwrap();
     let types: Vec<String> = table.manifest.columns.iter().map(|c| c.ty.name()).collect();
-    assert_eq!(types, ["int64", "decimal(3)", "float64", "date", "bool", "string", "string"]);
+    assert_eq!(
+        types,
+        [
+            "int64",
+            "decimal(3)",
+            "float64",
+            "date",
+            "bool",
+            "string",
+            "string"
+        ]
+    );
     let nulls: Vec<u64> = table.manifest.columns.iter().map(|c| c.nulls).collect();
     assert_eq!(nulls, [1, 0, 1, 2, 1, 0, 0]);
     assert_round_trip(csv, &dir);
@@ -184,7 +222,13 @@ fn query_errors_are_step_7s() {
     let dir = table_dir("query-errors");
     load(csv, &dir, &split(1, 0)).unwrap();
     let table = Table::open(&dir).unwrap();
-    for (group_by, sum) in [("k", "v"), ("k", "day"), ("k", "flag"), ("k", "nope"), ("nope", "v")] {
+    for (group_by, sum) in [
+        ("k", "v"),
+        ("k", "day"),
+        ("k", "flag"),
+        ("k", "nope"),
+        ("nope", "v"),
+    ] {
         let q = Query { group_by, sum };
         let TableError::Query(ours) = table_query::run(&table, q, 2).unwrap_err() else {
             panic!("{sum}: not a query error")
@@ -192,7 +236,15 @@ fn query_errors_are_step_7s() {
         let theirs = query::run(csv, q).unwrap_err();
         assert_eq!(ours.to_json(), theirs.to_json(), "{group_by} {sum}");
     }
-    let e = table_query::run(&table, Query { group_by: "flag", sum: "v" }, 1).unwrap_err();
+    let e = table_query::run(
+        &table,
+        Query {
+            group_by: "flag",
+            sum: "v",
+        },
+        1,
+    )
+    .unwrap_err();
     assert!(e.to_string().contains("--schema flag=string"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -202,10 +254,24 @@ fn load_errors_name_record_line_column_and_text() {
     let dir = table_dir("load-errors");
     let ragged = b"a,b\n1,2\n3\n";
     let e = load(ragged, &dir, &split(2, 3)).unwrap_err();
-    assert_eq!(e.to_json(), query::run(ragged, Query { group_by: "a", sum: "b" }).unwrap_err().to_json());
+    assert_eq!(
+        e.to_json(),
+        query::run(
+            ragged,
+            Query {
+                group_by: "a",
+                sum: "b"
+            }
+        )
+        .unwrap_err()
+        .to_json()
+    );
     let csv = b"a,b\n1,2\n3,\"x\ny\"\n";
     let options = LoadOptions {
-        split: Some(Split { threads: 2, chunk: 4 }),
+        split: Some(Split {
+            threads: 2,
+            chunk: 4,
+        }),
         schema: parse_schema("b=int64").unwrap(),
     };
     let e = load(csv, &dir, &options).unwrap_err();
@@ -213,18 +279,40 @@ fn load_errors_name_record_line_column_and_text() {
         e.to_string(),
         r#"line 3 (record 2, byte 10), column "b": "x\ny" is not a int64"#
     );
-    assert!(!dir.exists() && !temporary_dir(&dir).exists(), "nothing left behind");
+    assert!(
+        !dir.exists() && !temporary_dir(&dir).exists(),
+        "nothing left behind"
+    );
     assert!(parse_schema("b=text").is_err());
     assert!(parse_schema("b").is_err());
-    let e = load(csv, &dir, &LoadOptions { schema: parse_schema("c=int64").unwrap(), ..split(1, 0) });
+    let e = load(
+        csv,
+        &dir,
+        &LoadOptions {
+            schema: parse_schema("c=int64").unwrap(),
+            ..split(1, 0)
+        },
+    );
     assert!(e.unwrap_err().to_string().contains("no column named \"c\""));
     let e = load(b"", &dir, &split(1, 0)).unwrap_err();
     assert!(e.to_string().contains("no header"), "{e}");
     // A schema can make a column a string, or any number a float64.
-    let options = LoadOptions { schema: parse_schema("a=string,b=float64").unwrap(), ..split(1, 0) };
+    let options = LoadOptions {
+        schema: parse_schema("a=string,b=float64").unwrap(),
+        ..split(1, 0)
+    };
     load(b"a,b\n1,2\n", &dir, &options).unwrap();
-    let types: Vec<_> = Table::open(&dir).unwrap().manifest.columns.iter().map(|c| c.ty).collect();
-    assert_eq!(types, [ColumnType::String, ColumnType::Decimal { scale: 0 }]);
+    let types: Vec<_> = Table::open(&dir)
+        .unwrap()
+        .manifest
+        .columns
+        .iter()
+        .map(|c| c.ty)
+        .collect();
+    assert_eq!(
+        types,
+        [ColumnType::String, ColumnType::Decimal { scale: 0 }]
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -232,7 +320,10 @@ fn load_errors_name_record_line_column_and_text() {
 fn a_load_never_overwrites_and_an_unfinished_one_is_no_table() {
     let dir = table_dir("crash");
     std::fs::create_dir_all(&dir).unwrap();
-    assert!(matches!(load(b"a\n1\n", &dir, &split(1, 0)), Err(TableError::Exists(_))));
+    assert!(matches!(
+        load(b"a\n1\n", &dir, &split(1, 0)),
+        Err(TableError::Exists(_))
+    ));
     // A directory with column files but no manifest: what a crash would leave.
     std::fs::write(dir.join("col0.values"), [0u8; 8]).unwrap();
     let e = Table::open(&dir).err().expect("no manifest, no table");
@@ -242,7 +333,14 @@ fn a_load_never_overwrites_and_an_unfinished_one_is_no_table() {
     load(b"a,b\nx,1\n", &dir, &split(1, 0)).unwrap();
     std::fs::write(dir.join("col1.values"), [0u8; 4]).unwrap();
     let table = Table::open(&dir).unwrap();
-    assert!(table.column(1).err().unwrap().to_string().contains("the manifest says 8"));
+    assert!(
+        table
+            .column(1)
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("the manifest says 8")
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -250,8 +348,12 @@ fn a_load_never_overwrites_and_an_unfinished_one_is_no_table() {
 fn every_rectangular_conformance_case_loads_and_reads_back() {
     let mut loaded = 0;
     for case in harness::cases::load_all().unwrap() {
-        let Ok(records) = harness::reference::parse(&case.input) else { continue };
-        let Some(width) = records.first().map(Vec::len) else { continue };
+        let Ok(records) = harness::reference::parse(&case.input) else {
+            continue;
+        };
+        let Some(width) = records.first().map(Vec::len) else {
+            continue;
+        };
         if records.iter().any(|r| r.len() != width) {
             continue;
         }
