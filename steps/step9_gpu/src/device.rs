@@ -200,7 +200,7 @@ pub struct Report {
     pub repaired: u64,
     /// Rows the device left to the host.
     pub fallback_rows: u64,
-    /// Device time per stage in milliseconds (CUDA events); empty on the CPU.
+    /// Time per stage in milliseconds: CUDA events on a device, wall time on the CPU.
     pub stages: Vec<(&'static str, f32)>,
 }
 
@@ -243,20 +243,48 @@ impl Device {
     }
 }
 
-/// The pipeline on the CPU twins, with the device's geometry.
+/// The pipeline on the CPU twins, with the device's geometry; the report's stages
+/// are the twins' wall times.
 fn cpu(input: &[u8], query: Query<'_>) -> Outcome {
-    let index = tiles::index(input, GPU);
+    let mut stages = Vec::new();
+    let mut clock = std::time::Instant::now();
+    let mut lap = |name: &'static str, stages: &mut Vec<(&'static str, f32)>| {
+        stages.push((name, clock.elapsed().as_secs_f32() * 1e3));
+        clock = std::time::Instant::now();
+    };
+    let origin = harness::dialect::bom_len(input);
+    let mut tiles = tiles::speculate_tiles(input, origin, GPU);
+    lap("speculate_tiles", &mut stages);
+    let scan = tiles::scan_tile_states(&tiles);
+    lap("scan_tile_states", &mut stages);
+    tiles::repair_tiles(input, &mut tiles, &scan);
+    lap("repair_tiles", &mut stages);
+    let (first_rows, total) = tiles::scan_tile_counts(&tiles.counts);
+    lap("scan_tile_counts", &mut stages);
+    let offsets = tiles::bitmaps_to_offsets(&tiles, &first_rows, total);
+    lap("bitmaps_to_offsets", &mut stages);
+    let index = tiles::RowIndex {
+        offsets,
+        final_state: scan.final_state,
+        stats: tiles::IndexStats {
+            tiles: tiles.counts.len(),
+            repaired: scan.repair.len(),
+        },
+    };
     let summary = Summary::of(&index);
     let plan = query::plan(input, summary, query)?;
     let mut decoded = groupby::decode_aggregate(input, &index.offsets, 1..plan.end, plan.columns);
+    lap("decode_aggregate", &mut stages);
+    let fallback_rows = decoded.fallback.len() as u64;
+    let groups = groupby::finish(input, &mut decoded, plan.columns, query)?;
+    lap("host: finish", &mut stages);
     let report = Report {
         device: "cpu (CPU twin)".into(),
         tiles: index.stats.tiles as u64,
         repaired: index.stats.repaired as u64,
-        fallback_rows: decoded.fallback.len() as u64,
-        stages: Vec::new(),
+        fallback_rows,
+        stages,
     };
-    let groups = groupby::finish(input, &mut decoded, plan.columns, query)?;
     match query::open_quote(input, summary) {
         Some(e) => Err(QueryError::Parse(e)),
         None => Ok((groups, report)),
@@ -316,7 +344,7 @@ impl Cuda {
         let mut functions = Vec::new();
         for (name, text, kernels) in SOURCES {
             let module = ctx
-                .load_module(compile(name, text, arch)?)
+                .load_module(load_ptx(name, text, arch)?)
                 .map_err(err(name))?;
             for kernel in kernels {
                 functions.push(module.load_function(kernel).map_err(err(kernel))?);

@@ -92,7 +92,7 @@ pub struct Packed(pub u16);
 
 impl Packed {
     /// The function of zero bytes: every state to itself.
-    pub const IDENTITY: Packed = Packed(0 | 1 << 3 | 2 << 6 | 3 << 9 | 4 << 12);
+    pub const IDENTITY: Packed = Packed(1 << 3 | 2 << 6 | 3 << 9 | 4 << 12); // 0 -> 0, 1 -> 1, …
 
     /// The end state for start state `s`.
     #[inline(always)]
@@ -133,6 +133,56 @@ impl Packed {
 }
 // ANCHOR_END: packed
 
+// ANCHOR: compact
+/// Transition functions numbered compactly, for the CPU twin's inner loop: function
+/// `f` is `sum of f(s) * 5^s`, one of 5^5 = 3125, and two tables (31 KB and 16 KB,
+/// in L1) give the function one byte later and the state it maps a start state to.
+/// The device keeps five lanes in registers instead; both give the same functions.
+pub struct Compact {
+    /// `then[f * 5 + class]`: `f`, then one byte of `class`.
+    pub then: Vec<u16>,
+    /// `state[f * 5 + s]`: `f(s)`.
+    pub state: Vec<u8>,
+}
+
+/// Functions in the compact numbering.
+pub const FUNCTIONS: usize = 3125;
+
+impl Compact {
+    /// The identity's number.
+    pub const IDENTITY: u16 = 5 + 2 * 25 + 3 * 125 + 4 * 625;
+
+    /// The tables, built once.
+    pub fn get() -> &'static Compact {
+        static TABLES: std::sync::OnceLock<Compact> = std::sync::OnceLock::new();
+        TABLES.get_or_init(|| {
+            let decode = |f: usize| -> [u8; STATES] {
+                std::array::from_fn(|s| ((f / 5usize.pow(s as u32)) % 5) as u8)
+            };
+            let encode = |e: [u8; STATES]| -> u16 {
+                e.iter().rev().fold(0u16, |n, &x| n * 5 + u16::from(x))
+            };
+            let mut then = vec![0u16; FUNCTIONS * 5];
+            let mut state = vec![0u8; FUNCTIONS * 5];
+            for f in 0..FUNCTIONS {
+                let ends = decode(f);
+                for c in 0..5 {
+                    then[f * 5 + c] = encode(ends.map(|e| NEXT[c][e as usize]));
+                }
+                state[f * 5..f * 5 + 5].copy_from_slice(&ends);
+            }
+            Compact { then, state }
+        })
+    }
+
+    /// Function number `f` as a [`Packed`] word.
+    pub fn packed(&self, f: u16) -> Packed {
+        let f = f as usize;
+        Packed::from_states(std::array::from_fn(|s| self.state[f * 5 + s]))
+    }
+}
+// ANCHOR_END: compact
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -154,6 +204,18 @@ mod tests {
             Packed::of(input, 0, input.len()).apply(START_RECORD),
             QUOTED
         );
+    }
+
+    #[test]
+    fn the_compact_tables_give_the_packed_functions() {
+        let t = Compact::get();
+        assert_eq!(t.packed(Compact::IDENTITY), Packed::IDENTITY);
+        let input = b"a,\"b\"\"c\r\n\",d\r\n\n\"x\r";
+        let mut f = Compact::IDENTITY;
+        for i in 0..input.len() {
+            f = t.then[f as usize * 5 + class(input, i)];
+            assert_eq!(t.packed(f), Packed::of(input, 0, i + 1), "{i}");
+        }
     }
 
     #[test]

@@ -22,7 +22,7 @@
 
 use harness::dialect::{DELIMITER, LF};
 
-use crate::machine::{NEXT, Packed, START_FIELD, START_RECORD, UNQUOTED, class, starts_row};
+use crate::machine::{Compact, Packed, START_FIELD, START_RECORD, UNQUOTED, class, starts_row};
 
 /// The device's geometry: 32-byte slices, 1024 slices (threads) a tile: 32 KiB tiles.
 pub const GPU: Geometry = Geometry {
@@ -97,8 +97,11 @@ fn process_tile(
     state: u8,
     bitmaps: &mut [u32],
 ) -> (u32, Packed) {
-    // Five lanes: the state reached from each start state; lane `state` is the truth.
-    let mut lanes = [0u8, 1, 2, 3, 4];
+    // The function from the tile's start to here, numbered compactly: what five lanes
+    // of states hold on the device; its value at `state` is the state now.
+    let tables = Compact::get();
+    let (then, states) = (&tables.then[..], &tables.state[..]);
+    let mut f = Compact::IDENTITY;
     let mut count = 0;
     let end = (tiles_start + geometry.tile()).min(input.len());
     for (j, word) in bitmaps.iter_mut().enumerate() {
@@ -106,18 +109,14 @@ fn process_tile(
         let mut bits = 0u32;
         for i in from..(from + geometry.slice).min(end) {
             let c = class(input, i);
-            if starts_row(lanes[state as usize], c) {
-                bits |= 1 << (i - from);
-            }
-            let next = &NEXT[c];
-            for lane in &mut lanes {
-                *lane = next[*lane as usize];
-            }
+            let now = states[f as usize * 5 + state as usize];
+            bits |= u32::from(starts_row(now, c)) << (i - from);
+            f = then[f as usize * 5 + c];
         }
         *word = bits;
         count += bits.count_ones();
     }
-    (count, Packed::from_states(lanes))
+    (count, tables.packed(f))
 }
 // ANCHOR_END: process_tile
 
@@ -279,7 +278,7 @@ pub fn index(input: &[u8], geometry: Geometry) -> RowIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::QUOTED;
+    use crate::machine::{NEXT, QUOTED};
 
     /// The row starts the slow way: one state, one byte at a time.
     fn slow(input: &[u8]) -> (Vec<u64>, u8) {
