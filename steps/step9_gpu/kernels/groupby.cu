@@ -20,6 +20,25 @@ struct Span {
     bool escaped;
 };
 
+// ANCHOR: view
+// Where a block reads its rows: the input in global memory (lo = 0), or the copy
+// of bytes lo.. in shared memory. Byte i is at p[i - lo] either way.
+struct View {
+    const u8* p;
+    u64 lo;
+    __device__ __forceinline__ u8 operator[](u64 i) const { return p[i - lo]; }
+};
+
+__device__ __forceinline__ int view_class(View in, u64 n, u64 i) {
+    u8 b = in[i];
+    if (b == QUOTE) return C_QUOTE;
+    if (b == DELIMITER) return C_DELIMITER;
+    if (b == LF) return C_LF;
+    if (b == CR && i + 1 < n && in[i + 1] == LF) return C_CR_LF;
+    return C_OTHER;
+}
+// ANCHOR_END: view
+
 __device__ __forceinline__ void close_field(u32 f, int state, u64 s, u64 e, bool escaped,
                                             u32 key_col, u32 value_col, Span* key,
                                             Span* value) {
@@ -36,7 +55,7 @@ __device__ __forceinline__ void close_field(u32 f, int state, u64 s, u64 e, bool
 // ANCHOR: seek_fields
 // The key and value fields of the row that starts at `start`, by src/record.rs's
 // rules; returns the row's field count. Reads no byte at or past n.
-__device__ u32 seek_fields(const u8* in, u64 n, u64 start, u32 key_col, u32 value_col,
+__device__ u32 seek_fields(View in, u64 n, u64 start, u32 key_col, u32 value_col,
                            Span* key, Span* value) {
     int state = START_RECORD;
     u64 field = start;
@@ -44,7 +63,7 @@ __device__ u32 seek_fields(const u8* in, u64 n, u64 start, u32 key_col, u32 valu
     u32 f = 0;
     for (u64 i = start; i < n; i++) {
         const u8 b = in[i];
-        const int next = NEXT[byte_class(in, n, i)][state];
+        const int next = NEXT[view_class(in, n, i)][state];
         if (state == QUOTE_IN_QUOTED && b == QUOTE) {
             escaped = true;  // "": one literal quote
         } else if (state == QUOTED || b == QUOTE) {
@@ -71,7 +90,7 @@ __device__ u32 seek_fields(const u8* in, u64 n, u64 start, u32 key_col, u32 valu
 // Step 7's plain decimal (at most 19 digits, at most 18 after the point) in units
 // of 10^-18, as five 32-bit limbs of its 160-bit two's complement. Returns 0 for
 // an empty field (NULL), 1 for a number, -1 when the host must decide.
-__device__ int parse_fixed(const u8* in, Span v, u32* limbs) {
+__device__ int parse_fixed(View in, Span v, u32* limbs) {
     if (v.start == v.end) return 0;
     u64 i = v.start;
     bool negative = false;
@@ -111,9 +130,11 @@ __device__ int parse_fixed(const u8* in, Span v, u32* limbs) {
 // ANCHOR: find_slot
 // The key's slot in the global table, claimed with one compare-and-swap when new;
 // -1 after PROBES slots of other keys. A key word is ((offset << 24) | len) + 1.
-__device__ int find_slot(const u8* in, u64* keys, u64 start, u64 len) {
+// The row's own key is read through `mine`; the keys of other rows, which may lie
+// in another block's rows, from global memory.
+__device__ int find_slot(const u8* in, View mine, u64* keys, u64 start, u64 len) {
     u32 h = 0x811c9dc5u;
-    for (u64 i = 0; i < len; i++) h = (h ^ in[start + i]) * 0x01000193u;
+    for (u64 i = 0; i < len; i++) h = (h ^ mine[start + i]) * 0x01000193u;
     const u64 word = ((start << 24) | len) + 1;
     for (int p = 0; p < PROBES; p++) {
         const int s = (int)((h + (u32)p) & (SLOTS - 1));
@@ -125,7 +146,7 @@ __device__ int find_slot(const u8* in, u64* keys, u64 start, u64 len) {
         const u64 other = (w - 1) >> 24, other_len = (w - 1) & 0xFFFFFF;
         if (other_len != len) continue;
         bool same = true;
-        for (u64 i = 0; i < len && same; i++) same = in[other + i] == in[start + i];
+        for (u64 i = 0; i < len && same; i++) same = in[other + i] == mine[start + i];
         if (same) return s;
     }
     return -1;
@@ -134,33 +155,66 @@ __device__ int find_slot(const u8* in, u64* keys, u64 start, u64 len) {
 
 // ANCHOR: decode_aggregate
 // Grid: one thread per row of row_begin..row_end, blocks of a multiple of 32
-// threads. fallback gets (row, offset) pairs for the host.
+// threads; rows_total is every row of the index (the block's last row ends before
+// the next row's offset). stage_bytes > 0: the dynamic shared memory the launch
+// gave, where a block copies its rows' bytes with 16-byte loads when they fit.
+// fallback gets (row, offset) pairs for the host.
 extern "C" __global__ void decode_aggregate(const u8* in, u64 n, const u64* offsets,
-                                            u64 row_begin, u64 row_end, u32 key_col,
-                                            u32 value_col, u32 width, u64* keys,
-                                            u64* counts, u64* values, u64* limbs,
-                                            u64* fallback, u32* fallback_count) {
+                                            u64 rows_total, u64 row_begin, u64 row_end,
+                                            u32 key_col, u32 value_col, u32 width,
+                                            u32 stage_bytes, u64* keys, u64* counts,
+                                            u64* values, u64* limbs, u64* fallback,
+                                            u32* fallback_count) {
+    extern __shared__ uint4 stage[];
     __shared__ int cache_slot[CACHE];
     __shared__ u64 cache_count[CACHE], cache_values[CACHE], cache_limbs[CACHE * LIMBS];
+    __shared__ u64 lo, hi;
     for (int i = threadIdx.x; i < CACHE; i += blockDim.x) {
         cache_slot[i] = -1;
         cache_count[i] = 0;
         cache_values[i] = 0;
         for (int j = 0; j < LIMBS; j++) cache_limbs[i * LIMBS + j] = 0;
     }
+    // The block's bytes: from its first row (rounded down to 16) to the next
+    // block's first row, or the input's end.
+    const u64 first = row_begin + (u64)blockIdx.x * blockDim.x;
+    if (threadIdx.x == 0) {
+        const u64 after = first + blockDim.x < row_end ? first + blockDim.x : row_end;
+        lo = first < row_end ? offsets[first] & ~15ull : 0;
+        hi = after < rows_total ? offsets[after] : n;
+    }
     __syncthreads();
+    View view = {in, 0};
+    // ANCHOR: stage
+    if (stage_bytes > 0 && first < row_end && hi - lo <= stage_bytes) {
+        // Coalesced: thread t loads the 16-byte words t, t + blockDim.x, ...; a word
+        // is loaded whole only when it lies inside the input (lo is 16-aligned, and
+        // so is the device buffer), else byte by byte up to n.
+        for (u64 a = lo + 16 * (u64)threadIdx.x; a < hi; a += 16 * (u64)blockDim.x) {
+            if (a + 16 <= n) {
+                stage[(a - lo) / 16] = *(const uint4*)(in + a);
+            } else {
+                u8* bytes = (u8*)stage;
+                for (u64 i = a; i < n; i++) bytes[i - lo] = in[i];
+            }
+        }
+        view.p = (const u8*)stage;
+        view.lo = lo;
+        __syncthreads();
+    }
+    // ANCHOR_END: stage
     const u64 row = row_begin + (u64)blockIdx.x * blockDim.x + threadIdx.x;
     int slot = -1, has_value = 0;
     u32 mine[LIMBS] = {0, 0, 0, 0, 0};
     if (row < row_end) {
         const u64 start = offsets[row];
         Span key = {0, 0, false}, value = {0, 0, false};
-        const u32 fields = seek_fields(in, n, start, key_col, value_col, &key, &value);
+        const u32 fields = seek_fields(view, n, start, key_col, value_col, &key, &value);
         const bool simple = fields == width && !key.escaped && !value.escaped &&
                             key.end - key.start <= MAX_KEY;
-        const int parsed = simple ? parse_fixed(in, value, mine) : -1;
+        const int parsed = simple ? parse_fixed(view, value, mine) : -1;
         if (parsed >= 0) {
-            slot = find_slot(in, keys, key.start, key.end - key.start);
+            slot = find_slot(in, view, keys, key.start, key.end - key.start);
             has_value = parsed;
         }
         if (slot < 0) {

@@ -10,6 +10,7 @@
 //! (once a process).
 
 use std::fmt;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 use cudarc::driver::{
@@ -20,7 +21,8 @@ use harness::query::{Groups, QueryError};
 
 use crate::groupby::{self, Decoded, Query, SLOTS, Table};
 use crate::limbs::{LIMBS, Limbs};
-use crate::query::{self, Summary};
+use crate::machine::Packed;
+use crate::query::{self, Plan, Summary};
 use crate::tiles::{self, GPU};
 
 // ANCHOR: sources
@@ -309,6 +311,8 @@ pub struct Cuda {
     kernels: Kernels,
     /// `--device-resident`: the input's address and length, and its device copy.
     resident: Mutex<Option<(usize, usize, CudaSlice<u8>)>>,
+    /// A [`Staging`] as a number.
+    staging: AtomicU8,
 }
 
 /// Threads a block of `decode_aggregate`.
@@ -332,11 +336,6 @@ impl Cuda {
         let ctx = std::panic::catch_unwind(|| CudaContext::new(0))
             .map_err(|_| "the CUDA driver panicked while starting".to_string())?
             .map_err(|e| format!("the CUDA driver has no usable device: {e:?}"))?;
-        if !nvrtc_present() {
-            return Err(
-                "NVRTC (libnvrtc.so) is not installed, so the kernels cannot be compiled".into(),
-            );
-        }
         let (major, minor) = ctx
             .compute_capability()
             .map_err(err("compute capability"))?;
@@ -370,31 +369,19 @@ impl Cuda {
             ctx,
             kernels,
             resident: Mutex::new(None),
+            staging: AtomicU8::new(Staging::from_env()? as u8),
         })
     }
 
-    // ANCHOR: run
-    /// The pipeline on the device: copy, speculate, scan, repair, count, offsets,
-    /// decode and aggregate, then the host's fallback rows.
-    fn run(&self, input: &[u8], query: Query<'_>, resident: bool) -> Result<Outcome, String> {
-        let origin = harness::dialect::bom_len(input);
-        let n = input.len() as u64;
-        let tiles = GPU.tiles(origin, input.len());
-        if tiles == 0 || tiles > u32::MAX as usize {
-            return Ok(cpu(input, query)); // nothing to launch (or too many tiles for u32 indexes)
-        }
-        let s = &self.stream;
-        let timing = Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
-        let mut marks = vec![("start", s.record_event(timing).map_err(err("event"))?)];
-        let mark = |name: &'static str, marks: &mut Vec<_>| -> Result<(), String> {
-            marks.push((name, s.record_event(timing).map_err(err("event"))?));
-            Ok(())
-        };
-        // 1. The input on the device: through pinned memory, or kept from the last run.
-        let mut kept = self
-            .resident
-            .lock()
-            .map_err(|_| "a poisoned lock".to_string())?;
+    /// Copies `input` to the device through pinned host memory, unless `resident`
+    /// and the same input (address and length) is there from the last run.
+    fn upload<'k>(
+        &self,
+        kept: &'k mut Option<(usize, usize, CudaSlice<u8>)>,
+        input: &[u8],
+        resident: bool,
+        marks: &mut Marks,
+    ) -> Result<&'k CudaSlice<u8>, String> {
         let key = (input.as_ptr() as usize, input.len());
         if !(resident && kept.as_ref().is_some_and(|k| (k.0, k.1) == key)) {
             // SAFETY: the pinned buffer is written in full (copy_from_slice) before
@@ -405,17 +392,36 @@ impl Cuda {
                 .as_mut_slice()
                 .map_err(err("pinned"))?
                 .copy_from_slice(input);
-            mark("host to pinned", &mut marks)?;
-            let mut dev = s.alloc_zeros::<u8>(input.len()).map_err(err("alloc"))?;
-            s.memcpy_htod(&pinned, &mut dev)
+            marks.mark(&self.stream, "host to pinned")?;
+            let mut dev = self
+                .stream
+                .alloc_zeros::<u8>(input.len())
+                .map_err(err("alloc"))?;
+            self.stream
+                .memcpy_htod(&pinned, &mut dev)
                 .map_err(err("copy to device"))?;
             *kept = Some((key.0, key.1, dev));
-            mark("copy to device", &mut marks)?;
+            marks.mark(&self.stream, "copy to device")?;
         }
-        let dev = &kept.as_ref().expect("set above").2;
+        Ok(&kept.as_ref().expect("set above").2)
+    }
+
+    // ANCHOR: index
+    /// Stages 2 to 5 on the device: the row index of the `n` bytes at `dev`.
+    fn index(
+        &self,
+        dev: &CudaSlice<u8>,
+        n: usize,
+        origin: usize,
+        marks: &mut Marks,
+    ) -> Result<DeviceIndex, String> {
+        let s = &self.stream;
+        let tiles = GPU.tiles(origin, n);
         let t = tiles as u32;
-        let slices = tiles * GPU.slices;
-        let mut bitmaps = s.alloc_zeros::<u32>(slices).map_err(err("alloc"))?;
+        let n64 = n as u64;
+        let mut bitmaps = s
+            .alloc_zeros::<u32>(tiles * GPU.slices)
+            .map_err(err("alloc"))?;
         let mut counts = s.alloc_zeros::<u32>(tiles).map_err(err("alloc"))?;
         let mut functions = s.alloc_zeros::<u16>(tiles).map_err(err("alloc"))?;
         let mut speculated = s.alloc_zeros::<u8>(tiles).map_err(err("alloc"))?;
@@ -435,17 +441,15 @@ impl Cuda {
         let origin64 = origin as u64;
         // 2. The speculative pass.
         let mut b = s.launch_builder(&self.kernels.speculate_tiles);
-        b.arg(dev)
-            .arg(&n)
-            .arg(&origin64)
-            .arg(&t)
-            .arg(&mut bitmaps)
-            .arg(&mut counts);
-        b.arg(&mut functions).arg(&mut speculated);
+        b.arg(dev).arg(&n64).arg(&origin64).arg(&t);
+        b.arg(&mut bitmaps)
+            .arg(&mut counts)
+            .arg(&mut functions)
+            .arg(&mut speculated);
         // SAFETY: the arguments match `speculate_tiles` in kernels/tiles.cu in order and
         // type; `bitmaps` holds TILE_SLICES words a tile and the rest one entry a tile.
         unsafe { b.launch(per_tile) }.map_err(err("speculate_tiles"))?;
-        mark("speculate_tiles", &mut marks)?;
+        marks.mark(s, "speculate_tiles")?;
         // 3. The scan over the tiles' functions.
         let mut b = s.launch_builder(&self.kernels.scan_tile_states);
         b.arg(&functions)
@@ -454,11 +458,11 @@ impl Cuda {
             .arg(&mut final_state);
         // SAFETY: as `scan_tile_states` in kernels/scan.cu; one block of 1024 threads.
         unsafe { b.launch(one_block) }.map_err(err("scan_tile_states"))?;
-        mark("scan_tile_states", &mut marks)?;
+        marks.mark(s, "scan_tile_states")?;
         // 4. The repair pass: a block per tile, most exit at once.
         let mut b = s.launch_builder(&self.kernels.repair_tiles);
         b.arg(dev)
-            .arg(&n)
+            .arg(&n64)
             .arg(&origin64)
             .arg(&t)
             .arg(&exact)
@@ -466,7 +470,7 @@ impl Cuda {
         b.arg(&mut bitmaps).arg(&mut counts).arg(&mut functions);
         // SAFETY: as `repair_tiles` in kernels/tiles.cu, over the buffers above.
         unsafe { b.launch(per_tile) }.map_err(err("repair_tiles"))?;
-        mark("repair_tiles", &mut marks)?;
+        marks.mark(s, "repair_tiles")?;
         // 5. The counts' scan, the one copy that sizes the offsets, and the offsets.
         let mut b = s.launch_builder(&self.kernels.scan_tile_counts);
         b.arg(&counts).arg(&t).arg(&mut first_rows).arg(&mut total);
@@ -474,7 +478,7 @@ impl Cuda {
         unsafe { b.launch(one_block) }.map_err(err("scan_tile_counts"))?;
         let rows = s.clone_dtoh(&total).map_err(err("copy back"))?[0];
         let final_state = s.clone_dtoh(&final_state).map_err(err("copy back"))?[0];
-        mark("scan_tile_counts", &mut marks)?;
+        marks.mark(s, "scan_tile_counts")?;
         if rows >= 1 << 32 {
             return Err(format!(
                 "{rows} rows: the device's 32-bit limb sums take fewer than 2^32"
@@ -492,28 +496,45 @@ impl Cuda {
         // SAFETY: as `bitmaps_to_offsets` in kernels/offsets.cu; `offsets` holds
         // `rows` entries, the bitmaps' set bits.
         unsafe { b.launch(per_tile) }.map_err(err("bitmaps_to_offsets"))?;
-        mark("bitmaps_to_offsets", &mut marks)?;
-        let ends = |i: usize| -> Result<u64, String> {
+        marks.mark(s, "bitmaps_to_offsets")?;
+        let at = |i: u64| -> Result<u64, String> {
+            let i = i as usize;
             Ok(s.clone_dtoh(&offsets.slice(i..i + 1))
                 .map_err(err("copy back"))?[0])
         };
         let summary = Summary {
             rows,
             final_state,
-            first: if rows > 0 { ends(0)? } else { 0 },
-            last: if rows > 0 {
-                ends(rows as usize - 1)?
-            } else {
-                0
-            },
+            first: if rows > 0 { at(0)? } else { 0 },
+            last: if rows > 0 { at(rows - 1)? } else { 0 },
         };
-        let plan = match query::plan(input, summary, query) {
-            Ok(plan) => plan,
-            Err(e) => return Ok(Err(e)),
-        };
-        // 6. Decode and aggregate.
+        Ok(DeviceIndex {
+            bitmaps,
+            counts,
+            functions,
+            speculated,
+            exact,
+            first_rows,
+            offsets,
+            summary,
+        })
+    }
+    // ANCHOR_END: index
+
+    // ANCHOR: decode
+    /// Stage 6 on the device: decode and aggregate the rows of `plan`, staged in
+    /// shared memory or not ([`Staging`]); the table and the fallback rows, copied back.
+    fn decode(
+        &self,
+        dev: &CudaSlice<u8>,
+        index: &DeviceIndex,
+        plan: Plan,
+        marks: &mut Marks,
+    ) -> Result<Decoded, String> {
+        let s = &self.stream;
+        let n = dev.len() as u64;
         let mut keys = s.alloc_zeros::<u64>(SLOTS).map_err(err("alloc"))?;
-        let mut group_counts = s.alloc_zeros::<u64>(SLOTS).map_err(err("alloc"))?;
+        let mut counts = s.alloc_zeros::<u64>(SLOTS).map_err(err("alloc"))?;
         let mut values = s.alloc_zeros::<u64>(SLOTS).map_err(err("alloc"))?;
         let mut limbs = s.alloc_zeros::<u64>(SLOTS * LIMBS).map_err(err("alloc"))?;
         let data_rows = plan.end.saturating_sub(1);
@@ -522,36 +543,42 @@ impl Cuda {
             .map_err(err("alloc"))?;
         let mut fallback_count = s.alloc_zeros::<u32>(1).map_err(err("alloc"))?;
         if data_rows > 0 {
+            let stage_bytes = if self.stage_rows()? { STAGE_BYTES } else { 0 };
             let c = plan.columns;
-            let (begin, end) = (1u64, plan.end);
+            let (begin, end, rows) = (1u64, plan.end, index.summary.rows);
             let mut b = s.launch_builder(&self.kernels.decode_aggregate);
-            b.arg(dev).arg(&n).arg(&offsets).arg(&begin).arg(&end);
-            b.arg(&c.key).arg(&c.value).arg(&c.width);
+            b.arg(dev)
+                .arg(&n)
+                .arg(&index.offsets)
+                .arg(&rows)
+                .arg(&begin)
+                .arg(&end);
+            b.arg(&c.key).arg(&c.value).arg(&c.width).arg(&stage_bytes);
             b.arg(&mut keys)
-                .arg(&mut group_counts)
+                .arg(&mut counts)
                 .arg(&mut values)
                 .arg(&mut limbs);
             b.arg(&mut fallback).arg(&mut fallback_count);
             let cfg = LaunchConfig {
                 grid_dim: (data_rows.div_ceil(u64::from(ROWS_PER_BLOCK)) as u32, 1, 1),
                 block_dim: (ROWS_PER_BLOCK, 1, 1),
-                shared_mem_bytes: 0,
+                shared_mem_bytes: stage_bytes,
             };
             // SAFETY: as `decode_aggregate` in kernels/groupby.cu: the table has SLOTS
-            // slots (LIMBS words each for the limbs), `fallback` two words a row.
+            // slots (LIMBS words each for the limbs), `fallback` two words a row, and
+            // the dynamic shared memory is the `stage_bytes` the kernel is told.
             unsafe { b.launch(cfg) }.map_err(err("decode_aggregate"))?;
         }
-        mark("decode_aggregate", &mut marks)?;
-        // 7. Back to the host.
+        marks.mark(s, "decode_aggregate")?;
         let fallen = s.clone_dtoh(&fallback_count).map_err(err("copy back"))?[0] as usize;
         let pairs = s
             .clone_dtoh(&fallback.slice(0..2 * fallen))
             .map_err(err("copy back"))?;
         let limbs = s.clone_dtoh(&limbs).map_err(err("copy back"))?;
-        let mut decoded = Decoded {
+        let decoded = Decoded {
             table: Table {
                 keys: s.clone_dtoh(&keys).map_err(err("copy back"))?,
-                counts: s.clone_dtoh(&group_counts).map_err(err("copy back"))?,
+                counts: s.clone_dtoh(&counts).map_err(err("copy back"))?,
                 values: s.clone_dtoh(&values).map_err(err("copy back"))?,
                 limbs: limbs
                     .chunks_exact(LIMBS)
@@ -560,29 +587,230 @@ impl Cuda {
             },
             fallback: pairs.chunks_exact(2).map(|p| (p[0], p[1])).collect(),
         };
-        mark("copy back", &mut marks)?;
-        let mut report = Report {
+        marks.mark(s, "copy back")?;
+        Ok(decoded)
+    }
+    // ANCHOR_END: decode
+
+    // ANCHOR: staging
+    /// Whether `decode_aggregate` stages its rows in shared memory: as [`Staging`]
+    /// says; for [`Staging::Auto`], only when the occupancy API gives the staged
+    /// launch at least as many blocks per multiprocessor as the plain one, so staging
+    /// never lowers occupancy.
+    ///
+    /// # Errors
+    /// A CUDA error from the occupancy API.
+    pub fn stage_rows(&self) -> Result<bool, String> {
+        match self.staging() {
+            Staging::Always => return Ok(true),
+            Staging::Never => return Ok(false),
+            Staging::Auto => {}
+        }
+        let f = &self.kernels.decode_aggregate;
+        let occupancy = |smem: u32| {
+            f.occupancy_max_active_blocks_per_multiprocessor(ROWS_PER_BLOCK, smem as usize, None)
+                .map_err(err("occupancy"))
+        };
+        Ok(occupancy(STAGE_BYTES)? >= occupancy(0)?)
+    }
+
+    /// The row staging policy in force.
+    pub fn staging(&self) -> Staging {
+        match self.staging.load(Ordering::Relaxed) {
+            1 => Staging::Always,
+            2 => Staging::Never,
+            _ => Staging::Auto,
+        }
+    }
+
+    /// Sets the row staging policy (the tests run both paths).
+    pub fn set_staging(&self, staging: Staging) {
+        self.staging.store(staging as u8, Ordering::Relaxed);
+    }
+    // ANCHOR_END: staging
+
+    // ANCHOR: run
+    /// The pipeline on the device: copy, speculate, scan, repair, count, offsets,
+    /// decode and aggregate, then the host's fallback rows.
+    fn run(&self, input: &[u8], query: Query<'_>, resident: bool) -> Result<Outcome, String> {
+        let origin = harness::dialect::bom_len(input);
+        let tiles = GPU.tiles(origin, input.len());
+        if tiles == 0 || tiles > u32::MAX as usize {
+            return Ok(cpu(input, query)); // nothing to launch (or too many tiles for u32 indexes)
+        }
+        let mut marks = Marks::start(&self.stream)?;
+        let mut kept = self
+            .resident
+            .lock()
+            .map_err(|_| "a poisoned lock".to_string())?;
+        let dev = self.upload(&mut kept, input, resident, &mut marks)?;
+        let index = self.index(dev, input.len(), origin, &mut marks)?;
+        let plan = match query::plan(input, index.summary, query) {
+            Ok(plan) => plan,
+            Err(e) => return Ok(Err(e)),
+        };
+        let mut decoded = self.decode(dev, &index, plan, &mut marks)?;
+        let exact = self
+            .stream
+            .clone_dtoh(&index.exact)
+            .map_err(err("copy back"))?;
+        let spec = self
+            .stream
+            .clone_dtoh(&index.speculated)
+            .map_err(err("copy back"))?;
+        let report = Report {
             device: self.name.clone(),
             tiles: tiles as u64,
-            repaired: 0,
-            fallback_rows: fallen as u64,
-            stages: Vec::new(),
+            repaired: exact.iter().zip(&spec).filter(|(a, b)| a != b).count() as u64,
+            fallback_rows: decoded.fallback.len() as u64,
+            stages: marks.times()?,
         };
-        let exact = s.clone_dtoh(&exact).map_err(err("copy back"))?;
-        let spec = s.clone_dtoh(&speculated).map_err(err("copy back"))?;
-        report.repaired = exact.iter().zip(&spec).filter(|(a, b)| a != b).count() as u64;
-        for pair in marks.windows(2) {
-            let ms = pair[0].1.elapsed_ms(&pair[1].1).map_err(err("event"))?;
-            report.stages.push((pair[1].0, ms));
-        }
         let groups = match groupby::finish(input, &mut decoded, plan.columns, query) {
             Ok(groups) => groups,
             Err(e) => return Ok(Err(e)),
         };
-        Ok(match query::open_quote(input, summary) {
+        Ok(match query::open_quote(input, index.summary) {
             Some(e) => Err(QueryError::Parse(e)),
             None => Ok((groups, report)),
         })
     }
     // ANCHOR_END: run
+
+    /// Every intermediate of the pipeline on `input`, copied back, for the tests that
+    /// compare the kernels with their twins.
+    ///
+    /// # Errors
+    /// A CUDA error, in words; `Ok(Err(_))` when the query itself fails.
+    pub fn intermediates(
+        &self,
+        input: &[u8],
+        query: Query<'_>,
+    ) -> Result<Result<Intermediates, QueryError>, String> {
+        let origin = harness::dialect::bom_len(input);
+        if GPU.tiles(origin, input.len()) == 0 {
+            return Err("an empty input launches nothing".into());
+        }
+        let s = &self.stream;
+        let mut marks = Marks::start(s)?;
+        let mut kept = None;
+        let dev = self.upload(&mut kept, input, false, &mut marks)?;
+        let index = self.index(dev, input.len(), origin, &mut marks)?;
+        let back = |e| format!("copy back: {e:?}");
+        let mut out = Intermediates {
+            tiles: tiles::Tiles {
+                origin,
+                geometry: GPU,
+                bitmaps: s.clone_dtoh(&index.bitmaps).map_err(back)?,
+                counts: s.clone_dtoh(&index.counts).map_err(back)?,
+                functions: s
+                    .clone_dtoh(&index.functions)
+                    .map_err(back)?
+                    .into_iter()
+                    .map(Packed)
+                    .collect(),
+                speculated: s.clone_dtoh(&index.speculated).map_err(back)?,
+            },
+            exact: s.clone_dtoh(&index.exact).map_err(back)?,
+            first_rows: s.clone_dtoh(&index.first_rows).map_err(back)?,
+            offsets: s.clone_dtoh(&index.offsets).map_err(back)?,
+            summary: index.summary,
+            decoded: None,
+        };
+        out.offsets.truncate(index.summary.rows as usize);
+        let plan = match query::plan(input, index.summary, query) {
+            Ok(plan) => plan,
+            Err(e) => return Ok(Err(e)),
+        };
+        out.decoded = Some(self.decode(dev, &index, plan, &mut marks)?);
+        Ok(Ok(out))
+    }
+}
+
+/// `STEP9_ROW_STAGING=auto|always|never`: whether `decode_aggregate` copies its
+/// block's rows into shared memory first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Staging {
+    /// When the occupancy API says it costs no occupancy (the default).
+    Auto = 0,
+    /// Always (a block whose rows do not fit reads them in place).
+    Always = 1,
+    /// Never.
+    Never = 2,
+}
+
+impl Staging {
+    /// From `STEP9_ROW_STAGING` (unset: `auto`).
+    ///
+    /// # Errors
+    /// For another value.
+    pub fn from_env() -> Result<Staging, String> {
+        match std::env::var("STEP9_ROW_STAGING").as_deref() {
+            Ok("always") => Ok(Staging::Always),
+            Ok("never") => Ok(Staging::Never),
+            Ok("auto") | Err(_) => Ok(Staging::Auto),
+            Ok(other) => Err(format!("STEP9_ROW_STAGING={other}: auto, always or never")),
+        }
+    }
+}
+
+/// Bytes of shared memory a block of `decode_aggregate` stages its rows in: 256 rows
+/// of up to 96 bytes on average; a block whose rows are longer reads them in place.
+pub const STAGE_BYTES: u32 = 24 << 10;
+
+/// The row index on the device.
+struct DeviceIndex {
+    bitmaps: CudaSlice<u32>,
+    counts: CudaSlice<u32>,
+    functions: CudaSlice<u16>,
+    speculated: CudaSlice<u8>,
+    exact: CudaSlice<u8>,
+    first_rows: CudaSlice<u64>,
+    offsets: CudaSlice<u64>,
+    summary: Summary,
+}
+
+/// What the device computed at every stage, on the host.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Intermediates {
+    /// Bitmaps (after the repair), counts, functions and speculated states.
+    pub tiles: tiles::Tiles,
+    /// Every tile's exact start state.
+    pub exact: Vec<u8>,
+    /// Every tile's first row.
+    pub first_rows: Vec<u64>,
+    /// Every row's offset.
+    pub offsets: Vec<u64>,
+    /// The rows, the final state, the first and last offsets.
+    pub summary: Summary,
+    /// The table and the fallback rows (`None` when the query failed before).
+    pub decoded: Option<Decoded>,
+}
+
+/// CUDA events between the stages, for the report.
+struct Marks(Vec<(&'static str, cudarc::driver::CudaEvent)>);
+
+impl Marks {
+    const TIMING: Option<cudarc::driver::sys::CUevent_flags> =
+        Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
+
+    fn start(s: &Arc<CudaStream>) -> Result<Marks, String> {
+        Ok(Marks(vec![(
+            "start",
+            s.record_event(Self::TIMING).map_err(err("event"))?,
+        )]))
+    }
+
+    fn mark(&mut self, s: &Arc<CudaStream>, name: &'static str) -> Result<(), String> {
+        self.0
+            .push((name, s.record_event(Self::TIMING).map_err(err("event"))?));
+        Ok(())
+    }
+
+    /// Milliseconds from each mark to the next, named by the later one.
+    fn times(&self) -> Result<Vec<(&'static str, f32)>, String> {
+        self.0
+            .windows(2)
+            .map(|w| Ok((w[1].0, w[0].1.elapsed_ms(&w[1].1).map_err(err("event"))?)))
+            .collect()
+    }
 }
