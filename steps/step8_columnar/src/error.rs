@@ -38,7 +38,7 @@ pub enum TableError {
     Exists(PathBuf),
     /// The directory is not a complete table of this format.
     NotATable(PathBuf, String),
-    /// GROUP BY a column that is not a string column.
+    /// GROUP BY a `decimal` or `float64` column.
     GroupByType {
         /// The column's name.
         column: String,
@@ -106,8 +106,8 @@ impl fmt::Display for TableError {
             }
             TableError::GroupByType { column, ty } => write!(
                 f,
-                "GROUP BY {column:?}: the column is {ty}; this step groups by string columns \
-                 (load it with --schema {column}=string)"
+                "GROUP BY {column:?}: the column is {ty}, and a table keeps no number's text \
+                 (1.50 and 1.5 are two keys to step 7); load it with --schema {column}=string"
             ),
         }
     }

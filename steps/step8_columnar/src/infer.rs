@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! for every column, over every non-empty field of the file (empty = NULL):
-//!     int64    if every one is [+-]digits (at most 19 digits) and fits an i64
+//!     int64    if every one is an integer as i64 prints it (no +, no leading 0)
 //!     decimal  else, if every one is a plain decimal (at most 18 digits after the
 //!              point) and all fit an i64 in units of 10^-S, S = the most digits seen
 //!     float64  else, if every one is a finite number (step 7's value parser)
@@ -91,25 +91,23 @@ impl fmt::Display for ColumnType {
     }
 }
 
-/// An integer field: `[+-]` and 1 to 19 ASCII digits (what step 7's exact sum reads
-/// as a plain decimal), within `i64`.
+/// An integer field in its one canonical form: `0`, or an optional `-` and 1 to 19
+/// ASCII digits without a leading zero, within `i64` (`+5`, `007` and `-0` are not:
+/// printed back they would be another text, and so another GROUP BY key).
 pub fn parse_int(field: &[u8]) -> Option<i64> {
-    let (negative, digits) = match field.first() {
-        Some(b'-') => (true, &field[1..]),
-        Some(b'+') => (false, &field[1..]),
-        _ => (false, field),
+    let digits = field.strip_prefix(b"-").unwrap_or(field);
+    let canonical = match digits {
+        [] => false,
+        [b'0'] => digits.len() == field.len(),
+        [first, ..] => *first != b'0' && digits.len() <= 19,
     };
-    if digits.is_empty() || digits.len() > 19 {
+    if !canonical || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
-    let mut n: i128 = 0;
-    for &b in digits {
-        if !b.is_ascii_digit() {
-            return None;
-        }
-        n = n * 10 + i128::from(b - b'0');
-    }
-    i64::try_from(if negative { -n } else { n }).ok()
+    let n = digits
+        .iter()
+        .fold(0i128, |n, &b| n * 10 + i128::from(b - b'0'));
+    i64::try_from(if digits.len() < field.len() { -n } else { n }).ok()
 }
 
 /// A boolean field: exactly `true` or `false`.
@@ -284,7 +282,10 @@ mod tests {
     #[test]
     fn each_type_from_its_fields() {
         use ColumnType::*;
-        assert_eq!(infer(&["1", "-20", "", "+3"]), Int64);
+        assert_eq!(infer(&["1", "-20", "", "0"]), Int64);
+        assert_eq!(infer(&["1", "+3"]), Decimal { scale: 0 }); // not canonical
+        assert_eq!(infer(&["1", "07"]), Decimal { scale: 0 });
+        assert_eq!(infer(&["-0"]), Decimal { scale: 0 });
         assert_eq!(infer(&["1", "2.5", "-0.125"]), Decimal { scale: 3 });
         assert_eq!(infer(&["1", "2.5", "1e3"]), Float64);
         assert_eq!(infer(&["1.0000000000000000001"]), Float64); // 19 fraction digits
@@ -295,7 +296,8 @@ mod tests {
         assert_eq!(infer(&["", ""]), String);
         assert_eq!(infer(&[]), String);
         assert_eq!(infer(&["12345678901234567890"]), Float64); // 20 digits
-        assert_eq!(infer(&["0000000000000000001"]), Int64); // 19 digits
+        assert_eq!(infer(&["-9223372036854775808"]), Int64);
+        assert_eq!(infer(&["9223372036854775808"]), Float64);
     }
 
     #[test]

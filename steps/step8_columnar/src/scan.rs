@@ -153,6 +153,21 @@ pub enum Value<'t> {
 impl ColumnFiles {
     /// Row `i`'s value; `table` gives the symbols.
     pub fn value<'t>(&self, table: &'t Table, i: usize) -> Value<'t> {
+        match self.value_at(i) {
+            Value::Str(id) => Value::Str(table.symbol(u32::from_le_bytes(
+                id.try_into().expect("a string column's id is 4 bytes"),
+            ))),
+            Value::Null => Value::Null,
+            Value::Int(v) => Value::Int(v),
+            Value::Float(v) => Value::Float(v),
+            Value::Date(v) => Value::Date(v),
+            Value::Bool(v) => Value::Bool(v),
+        }
+    }
+
+    /// Row `i`'s value, a string as `Str` of its id's four bytes (no table at hand).
+    #[inline]
+    pub fn value_at(&self, i: usize) -> Value<'_> {
         let valid = self
             .valid
             .as_ref()
@@ -173,7 +188,7 @@ impl ColumnFiles {
             ColumnType::Float64 => Value::Float(f64::from_bits(word(8))),
             ColumnType::Date => Value::Date(word(4) as u32 as i32),
             ColumnType::Bool => Value::Bool(raw[0] == 1),
-            ColumnType::String => Value::Str(table.symbol(word(4) as u32)),
+            ColumnType::String => Value::Str(raw),
         }
     }
 }

@@ -8,6 +8,8 @@
 //!     acc[ids[i]].add(value i as step 7 reads it: NULL, or an exact decimal, or an f64)
 //! merge the threads' arrays; each id with a count is a group, its key the symbol
 //! ```
+//!
+//! An `int64`, `date` or `bool` key goes into a hash map by value instead.
 
 use harness::query::{Groups, QueryError};
 
@@ -17,7 +19,7 @@ use crate::error::TableError;
 use crate::exact::{Number, POWERS, SCALE, parse_number};
 use crate::infer::ColumnType;
 use crate::query::Query;
-use crate::scan::{ColumnFiles, Table};
+use crate::scan::{ColumnFiles, Table, Value};
 use crate::table::Acc;
 
 /// Ranges of rows per thread: a few, so a slow thread does not hold up the rest.
@@ -29,7 +31,8 @@ const RANGES_PER_THREAD: usize = 4;
 /// # Errors
 /// Step 7's [`QueryError`]s (a missing column; a value that is not a number, naming
 /// its record; the line is 0, unknown: a table does not keep lines),
-/// [`TableError::GroupByType`] for a GROUP BY column that is not a string column, and
+/// [`TableError::GroupByType`] for a GROUP BY column of decimals or floats (their
+/// text is not kept, and `1.50` and `1.5` are two keys to step 7), and
 /// [`TableError::NotATable`] when a column's files are missing or of the wrong size.
 pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, TableError> {
     let (key, sum) = (
@@ -37,61 +40,160 @@ pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, Ta
         table.column_index(query.sum)?,
     );
     let keys = table.column(key)?;
-    if keys.ty != ColumnType::String {
-        return Err(TableError::GroupByType {
-            column: query.group_by.to_string(),
-            ty: keys.ty,
-        });
-    }
     let values = table.column(sum)?;
-    let rows = table.manifest.rows as usize;
     let bound = table.manifest.columns[key].id_bound as usize;
+    let groups = match keys.ty {
+        ColumnType::String => run_with(table, &values, query, threads, || BySymbol {
+            ids: &keys.values,
+            accs: vec![Acc::default(); bound],
+        }),
+        ColumnType::Int64 | ColumnType::Date | ColumnType::Bool => {
+            run_with(table, &values, query, threads, || ByValue {
+                keys: &keys,
+                accs: hashbrown::HashMap::new(),
+            })
+        }
+        ty => {
+            return Err(TableError::GroupByType {
+                column: query.group_by.to_string(),
+                ty,
+            });
+        }
+    }?;
+    Ok(groups)
+}
+
+/// The query with the groups kept in `S`, one per thread, merged at the end.
+fn run_with<S: Slots>(
+    table: &Table,
+    values: &ColumnFiles,
+    query: Query<'_>,
+    threads: usize,
+    new_slots: impl Fn() -> S + Sync,
+) -> Result<Groups, TableError> {
+    let rows = table.manifest.rows as usize;
     let ranges = (threads * RANGES_PER_THREAD).clamp(1, rows.max(1));
     let states = map_chunks(
         threads,
         ranges,
-        || (vec![Acc::default(); bound], None),
+        || (new_slots(), None),
         |state, r| {
             let (from, to) = (rows * r / ranges, rows * (r + 1) / ranges);
-            aggregate(table, &keys.values, &values, from..to, state);
+            aggregate(table, values, from..to, state);
         },
     )
     .1;
     let mut states = states.into_iter();
-    let (mut accs, mut bad): (Vec<Acc>, Option<usize>) =
-        states.next().expect("one thread at least");
+    let (mut slots, mut bad) = states.next().expect("one thread at least");
     for (other, other_bad) in states {
-        for (acc, o) in accs.iter_mut().zip(&other) {
-            acc.merge(o);
-        }
+        slots.merge(other);
         bad = match (bad, other_bad) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
     }
     if let Some(row) = bad {
-        return Err(invalid_number(table, &values, query.sum, row).into());
+        return Err(invalid_number(table, values, query.sum, row).into());
     }
-    Ok(accs
-        .iter()
-        .enumerate()
-        .filter(|(_, acc)| acc.count > 0)
-        .map(|(id, acc)| (table.symbol(id as u32).to_vec(), acc.group()))
-        .collect())
+    Ok(slots.into_groups(table))
 }
 // ANCHOR_END: run
+
+/// Where a row's accumulator lives.
+trait Slots: Send {
+    /// The accumulator of row `row`'s group.
+    fn acc(&mut self, row: usize) -> &mut Acc;
+    /// Adds another thread's groups.
+    fn merge(&mut self, other: Self);
+    /// The answer, keys as the CSV had them.
+    fn into_groups(self, table: &Table) -> Groups;
+}
+
+// ANCHOR: by_symbol
+/// A string key: an array indexed by symbol id.
+struct BySymbol<'c> {
+    ids: &'c [u8],
+    accs: Vec<Acc>,
+}
+
+impl Slots for BySymbol<'_> {
+    #[inline(always)]
+    fn acc(&mut self, row: usize) -> &mut Acc {
+        let id = u32::from_le_bytes(self.ids[4 * row..4 * row + 4].try_into().expect("4"));
+        &mut self.accs[id as usize]
+    }
+
+    fn merge(&mut self, other: Self) {
+        for (acc, o) in self.accs.iter_mut().zip(&other.accs) {
+            acc.merge(o);
+        }
+    }
+
+    fn into_groups(self, table: &Table) -> Groups {
+        let used = self
+            .accs
+            .iter()
+            .enumerate()
+            .filter(|(_, acc)| acc.count > 0);
+        used.map(|(id, acc)| (table.symbol(id as u32).to_vec(), acc.group()))
+            .collect()
+    }
+}
+// ANCHOR_END: by_symbol
+
+/// An `int64`, `date` or `bool` key: a hash map by value (`None`: an empty field,
+/// the key `""` as in step 7). Their text is the one form the inference accepts, so
+/// the value prints back as the CSV had it.
+struct ByValue<'c> {
+    keys: &'c ColumnFiles,
+    accs: hashbrown::HashMap<Option<i64>, Acc>,
+}
+
+impl Slots for ByValue<'_> {
+    #[inline]
+    fn acc(&mut self, row: usize) -> &mut Acc {
+        let key = match self.keys.value_at(row) {
+            Value::Int(v) => Some(v),
+            Value::Date(d) => Some(i64::from(d)),
+            Value::Bool(b) => Some(i64::from(b)),
+            _ => None,
+        };
+        self.accs.entry(key).or_default()
+    }
+
+    fn merge(&mut self, other: Self) {
+        for (key, acc) in other.accs {
+            self.accs.entry(key).or_default().merge(&acc);
+        }
+    }
+
+    fn into_groups(self, _: &Table) -> Groups {
+        let text = |key: Option<i64>| match (self.keys.ty, key) {
+            (_, None) => Vec::new(),
+            (ColumnType::Date, Some(d)) => {
+                let mut text = Vec::new();
+                date::format(d as i32, &mut text);
+                text
+            }
+            (ColumnType::Bool, Some(b)) => if b == 1 { "true" } else { "false" }.into(),
+            (_, Some(v)) => v.to_string().into_bytes(),
+        };
+        self.accs
+            .iter()
+            .map(|(&k, acc)| (text(k), acc.group()))
+            .collect()
+    }
+}
 
 // ANCHOR: aggregate
 /// Adds rows `range` into `accs`; at a value that is not a number, records its row
 /// in `bad` (keeping the smallest) and stops.
-fn aggregate(
+fn aggregate<S: Slots>(
     table: &Table,
-    ids: &[u8],
     values: &ColumnFiles,
     range: std::ops::Range<usize>,
-    (accs, bad): &mut (Vec<Acc>, Option<usize>),
+    (accs, bad): &mut (S, Option<usize>),
 ) {
-    let ids = ids[4 * range.start..4 * range.end].chunks_exact(4);
     let valid = |i: usize| {
         values
             .valid
@@ -101,12 +203,12 @@ fn aggregate(
     let word =
         |i: usize| i64::from_le_bytes(values.values[8 * i..8 * i + 8].try_into().expect("8"));
     match values.ty {
-        ColumnType::Int64 => add_rows(accs, bad, range.clone(), ids.clone(), &|i| {
+        ColumnType::Int64 => add_rows(accs, bad, range.clone(), &|i| {
             Ok(valid(i).then(|| Number::Fixed(i128::from(word(i)) * POWERS[SCALE as usize])))
         }),
         ColumnType::Decimal { scale } => {
             let unit = POWERS[(SCALE - u32::from(scale)) as usize];
-            add_rows(accs, bad, range.clone(), ids.clone(), &|i| {
+            add_rows(accs, bad, range.clone(), &|i| {
                 let units = word(i);
                 let units = if units == i64::MIN { 0 } else { units }; // -0
                 Ok(valid(i).then(|| Number::Fixed(i128::from(units) * unit)))
@@ -114,7 +216,7 @@ fn aggregate(
         }
         ColumnType::Float64 => {
             let exact = values.exact.as_ref().expect("float64 has its exact file");
-            add_rows(accs, bad, range.clone(), ids.clone(), &|i| {
+            add_rows(accs, bad, range.clone(), &|i| {
                 let fixed = i128::from_le_bytes(exact[16 * i..16 * i + 16].try_into().expect("16"));
                 let float = f64::from_bits(word(i) as u64);
                 let number = if fixed == i128::MIN {
@@ -125,17 +227,15 @@ fn aggregate(
                 Ok(valid(i).then_some(number))
             })
         }
-        ColumnType::String => add_rows(accs, bad, range.clone(), ids.clone(), &|i| {
+        ColumnType::String => add_rows(accs, bad, range.clone(), &|i| {
             let symbol = table.symbol(u32::from_le_bytes(
                 values.values[4 * i..4 * i + 4].try_into().expect("4"),
             ));
             parse_number(symbol).map_err(|_| ())
         }),
-        ColumnType::Date | ColumnType::Bool => {
-            add_rows(accs, bad, range.clone(), ids.clone(), &|i| {
-                if valid(i) { Err(()) } else { Ok(None) }
-            })
-        }
+        ColumnType::Date | ColumnType::Bool => add_rows(accs, bad, range.clone(), &|i| {
+            if valid(i) { Err(()) } else { Ok(None) }
+        }),
     }
 }
 // ANCHOR_END: aggregate
@@ -143,16 +243,15 @@ fn aggregate(
 /// The loop of [`aggregate`], generic in `value_of` so that each column type gets
 /// its own inlined copy.
 #[inline(always)]
-fn add_rows<'i, F: Fn(usize) -> Result<Option<Number>, ()> + ?Sized>(
-    accs: &mut [Acc],
+fn add_rows<S: Slots, F: Fn(usize) -> Result<Option<Number>, ()> + ?Sized>(
+    slots: &mut S,
     bad: &mut Option<usize>,
     range: std::ops::Range<usize>,
-    ids: std::slice::ChunksExact<'i, u8>,
     value_of: &F,
 ) {
-    for (i, key) in range.zip(ids) {
+    for i in range {
         match value_of(i) {
-            Ok(v) => accs[u32::from_le_bytes(key.try_into().expect("4 bytes")) as usize].add(v),
+            Ok(v) => slots.acc(i).add(v),
             Err(()) => {
                 *bad = Some(bad.map_or(i, |b| b.min(i)));
                 return;

@@ -179,7 +179,7 @@ fn every_type_nulls_and_edge_values_read_back() {
         1,-0.000,1e3,2024-02-29,true,x,\n\
         ,0.5,,,,,\n\
         -9223372036854775808,12.25,0.1,1970-01-01,false,\"a,\"\"b\"\"\",\n\
-        +7,-3,-0,,true,\xff,\n";
+        7,-3,-0,,true,\xff,\n";
     let dir = table_dir("types");
     load(csv, &dir, &split(2, 7)).unwrap();
     let table = Table::open(&dir).unwrap();
@@ -236,16 +236,13 @@ fn query_errors_are_step_7s() {
         let theirs = query::run(csv, q).unwrap_err();
         assert_eq!(ours.to_json(), theirs.to_json(), "{group_by} {sum}");
     }
-    let e = table_query::run(
-        &table,
-        Query {
-            group_by: "flag",
-            sum: "v",
-        },
-        1,
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("--schema flag=string"), "{e}");
+    // A bool key groups as step 7 does (by its text).
+    let q = Query {
+        group_by: "flag",
+        sum: "k",
+    };
+    let ours = table_query::run(&table, q, 1).unwrap_err().to_json();
+    assert_eq!(ours, query::run(csv, q).unwrap_err().to_json());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -366,4 +363,39 @@ fn every_rectangular_conformance_case_loads_and_reads_back() {
         loaded += 1;
     }
     assert!(loaded > 30, "only {loaded} cases");
+}
+
+#[test]
+fn group_by_int_date_and_bool_columns_as_the_csv_query() {
+    let (mut csv, _) = generate_in_memory(&Config {
+        rows: 4_000,
+        seed: 5,
+        quoted_pct: 5.0,
+        crlf: false,
+    });
+    csv.extend_from_slice(b"4000,books,1.5,x,,,\n"); // NULL keys: the key ""
+    let dir = table_dir("group-by-types");
+    load(&csv, &dir, &split(2, 3000)).unwrap();
+    let table = Table::open(&dir).unwrap();
+    for (group_by, sum) in [
+        ("flag", "value"),
+        ("date", "qty"),
+        ("qty", "value"),
+        ("id", "qty"),
+    ] {
+        let q = Query { group_by, sum };
+        let ours = groups_to_json(&table_query::run(&table, q, 3).unwrap());
+        assert_eq!(
+            ours,
+            groups_to_json(&query::run(&csv, q).unwrap()),
+            "{group_by}"
+        );
+    }
+    let q = Query {
+        group_by: "value",
+        sum: "qty",
+    };
+    let e = table_query::run(&table, q, 1).unwrap_err();
+    assert!(e.to_string().contains("--schema value=string"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
