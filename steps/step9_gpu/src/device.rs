@@ -313,6 +313,8 @@ pub struct Cuda {
     resident: Mutex<Option<(usize, usize, CudaSlice<u8>)>>,
     /// A [`Staging`] as a number.
     staging: AtomicU8,
+    /// The pinned host buffer the input goes through, kept between runs.
+    pinned: Mutex<Option<cudarc::driver::PinnedHostSlice<u8>>>,
 }
 
 /// Threads a block of `decode_aggregate`.
@@ -370,6 +372,7 @@ impl Cuda {
             kernels,
             resident: Mutex::new(None),
             staging: AtomicU8::new(Staging::from_env()? as u8),
+            pinned: Mutex::new(None),
         })
     }
 
@@ -384,10 +387,22 @@ impl Cuda {
     ) -> Result<&'k CudaSlice<u8>, String> {
         let key = (input.as_ptr() as usize, input.len());
         if !(resident && kept.as_ref().is_some_and(|k| (k.0, k.1) == key)) {
-            // SAFETY: the pinned buffer is written in full (copy_from_slice) before
-            // anything reads it.
-            let mut pinned = unsafe { self.ctx.alloc_pinned::<u8>(input.len()) }
-                .map_err(err("pinned allocation"))?;
+            // The pinned buffer is kept between runs: allocating gigabytes of pinned
+            // memory costs more than copying them, and is not the parse's cost.
+            let mut pinned = self
+                .pinned
+                .lock()
+                .map_err(|_| "a poisoned lock".to_string())?;
+            if pinned.as_ref().is_none_or(|p| p.len() != input.len()) {
+                *pinned = None; // free the old one first
+                // SAFETY: the buffer is written in full (copy_from_slice below) before
+                // anything reads it.
+                let fresh = unsafe { self.ctx.alloc_pinned::<u8>(input.len()) }
+                    .map_err(err("pinned allocation"))?;
+                *pinned = Some(fresh);
+                marks.mark(&self.stream, "pinned allocation")?;
+            }
+            let pinned = pinned.as_mut().expect("set above");
             pinned
                 .as_mut_slice()
                 .map_err(err("pinned"))?
@@ -397,8 +412,9 @@ impl Cuda {
                 .stream
                 .alloc_zeros::<u8>(input.len())
                 .map_err(err("alloc"))?;
+            marks.mark(&self.stream, "device allocation")?;
             self.stream
-                .memcpy_htod(&pinned, &mut dev)
+                .memcpy_htod(&*pinned, &mut dev)
                 .map_err(err("copy to device"))?;
             *kept = Some((key.0, key.1, dev));
             marks.mark(&self.stream, "copy to device")?;
