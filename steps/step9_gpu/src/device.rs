@@ -122,6 +122,20 @@ fn load_ptx(name: &str, text: &str, arch: &'static str) -> Result<Ptx, String> {
     compile(name, text, arch)
 }
 
+/// `ptx` with its `.version` line set to 8.0, the PTX ISA of CUDA 12.0.
+pub fn lower_ptx_version(ptx: &str) -> String {
+    ptx.lines()
+        .map(|l| {
+            if l.starts_with(".version ") {
+                ".version 8.0"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// True when `libnvrtc` can be loaded (NVRTC compiles the kernels).
 pub fn nvrtc_present() -> bool {
     // SAFETY: `is_culib_present` only tries `dlopen` on NVRTC's library names and
@@ -344,9 +358,18 @@ impl Cuda {
         let arch: &'static str = Box::leak(format!("compute_{major}{minor}").into_boxed_str());
         let mut functions = Vec::new();
         for (name, text, kernels) in SOURCES {
-            let module = ctx
-                .load_module(load_ptx(name, text, arch)?)
-                .map_err(err(name))?;
+            let ptx = load_ptx(name, text, arch)?.to_src();
+            let module = match ctx.load_module(Ptx::from_src(ptx.clone())) {
+                // A driver older than the NVRTC that wrote the PTX refuses its
+                // `.version`; these kernels use nothing past PTX ISA 8.0 (CUDA 12.0).
+                Err(e)
+                    if e.0 == cudarc::driver::sys::CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION =>
+                {
+                    ctx.load_module(Ptx::from_src(lower_ptx_version(&ptx)))
+                }
+                other => other,
+            }
+            .map_err(err(name))?;
             for kernel in kernels {
                 functions.push(module.load_function(kernel).map_err(err(kernel))?);
             }

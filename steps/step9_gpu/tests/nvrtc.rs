@@ -27,6 +27,11 @@ fn every_kernel_compiles_for_compute_80_and_compute_90() {
         for (name, text, kernels) in SOURCES {
             let ptx = compile(name, text, arch).unwrap_or_else(|log| panic!("{log}"));
             let ptx = ptx.to_src();
+            let lowered = step9::device::lower_ptx_version(&ptx);
+            assert!(
+                lowered.contains("\n.version 8.0\n"),
+                "{name}: no .version line"
+            );
             for kernel in kernels {
                 assert!(
                     ptx.contains(&format!(".entry {kernel}(")),
