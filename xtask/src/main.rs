@@ -1,17 +1,20 @@
 //! Project chores, so that local equals CI.
 //!
 //! - `cargo x ci`: exactly what `.ci/run` runs, in the same order: format check,
-//!   clippy, the tests (the README's test command), then a smoke run of every step
-//!   binary on a small generated file, a `--records` check of every conformance
-//!   case through every step binary, and `./bench.sh --quick` (the results table,
-//!   `results.json` and the chart, on a small file, one run), the book, and every
-//!   fuzz target for [`CI_FUZZ_SECONDS`] seconds (`cargo x fuzz`).
+//!   clippy, the tests (the README's test command), step 6's tests under
+//!   AddressSanitizer, step 9's kernels compiled by NVRTC (no GPU needed;
+//!   `NVRTC_LIB_DIR` from `.ci/install-nvrtc.sh`), a smoke run of every step binary on
+//!   a small generated file and a `--records` check of every conformance case through
+//!   every step binary, `./bench.sh --quick` (the results table, `results.json` and
+//!   the chart, on a small file, one run), the book, and every fuzz target for
+//!   [`CI_FUZZ_SECONDS`] seconds (`cargo x fuzz`).
 //! - `cargo stepdiff A B` (`cargo x diff A B`): the source diff from step A to step B,
 //!   which is the one idea that step B adds.
 //! - `cargo x steps`: the steps of the ladder, in order.
 //! - `cargo x fuzz [SECONDS]`: builds the fuzz targets of `fuzz/` (nightly,
 //!   AddressSanitizer), seeds each one's corpus with `data/conformance/*.csv`, then runs
 //!   each for SECONDS (default 20). A crash fails it; see `fuzz/README.md`.
+//! - `cargo x nvrtc`: step 9's kernels compiled by NVRTC (the CI stage alone).
 //! - `cargo x book`: checks every `{{#include}}` of the book (file and anchor exist;
 //!   no line numbers), then builds it with `mdbook build book`.
 
@@ -38,6 +41,7 @@ fn main() -> ExitCode {
         ["ci"] => ci(&root),
         ["diff", a, b] => diff(&root, a, b),
         ["book"] => book(&root),
+        ["nvrtc"] => nvrtc_step9(&root),
         ["fuzz"] => fuzz(&root, CI_FUZZ_SECONDS),
         ["fuzz", seconds] => match seconds.parse() {
             Ok(seconds) => fuzz(&root, seconds),
@@ -53,7 +57,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         _ => Err(
-            "usage: cargo x ci | cargo x book | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps"
+            "usage: cargo x ci | cargo x book | cargo x nvrtc | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps"
                 .to_string(),
         ),
     };
@@ -119,6 +123,7 @@ fn ci(root: &Path) -> Result<(), String> {
     )?;
     run(root, "cargo", &["test", "--workspace"])?; // the README's test command
     asan_step6(root)?;
+    nvrtc_step9(root)?;
     smoke(root)?;
     // The whole bench pipeline on a small file: every step, the baseline, the limit,
     // results.json and the chart (under target/bench/quick/, so a real run's results
@@ -128,6 +133,36 @@ fn ci(root: &Path) -> Result<(), String> {
     fuzz(root, CI_FUZZ_SECONDS)?;
     println!("\nci: all checks passed");
     Ok(())
+}
+
+/// Step 9's kernels compiled by NVRTC for compute_80 and compute_90, with no GPU:
+/// `tests/nvrtc.rs` with `REQUIRE_NVRTC=1`, so that a missing library fails here
+/// instead of skipping. The library is the folder `NVRTC_LIB_DIR`, which `.ci/run`
+/// sets from `.ci/install-nvrtc.sh` (run that script once to run this locally).
+fn nvrtc_step9(root: &Path) -> Result<(), String> {
+    let dir = std::env::var("NVRTC_LIB_DIR").map_err(|_| {
+        "NVRTC_LIB_DIR is not set: export NVRTC_LIB_DIR=\"$(bash .ci/install-nvrtc.sh)\" (what .ci/run does)"
+            .to_string()
+    })?;
+    let library_path = match std::env::var("LD_LIBRARY_PATH") {
+        Ok(old) if !old.is_empty() => format!("{dir}:{old}"),
+        _ => dir,
+    };
+    println!(
+        "\n==> REQUIRE_NVRTC=1 LD_LIBRARY_PATH={library_path} cargo test -p step9 --test nvrtc"
+    );
+    let status = Command::new("cargo")
+        .current_dir(root)
+        .env("REQUIRE_NVRTC", "1")
+        .env("LD_LIBRARY_PATH", &library_path)
+        .args(["test", "-p", "step9", "--test", "nvrtc"])
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("step 9's NVRTC test failed ({status})"))
+    }
 }
 
 /// Step 6's tests under AddressSanitizer (nightly): its SIMD loads are `unsafe`, and
