@@ -38,6 +38,8 @@ use harness::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
 use harness::{Error, Fingerprint, ParseError, Record as OwnedRecord, Step};
 use memmap2::Mmap;
 
+#[cfg(feature = "arrow")]
+pub mod arrow;
 pub mod blocks;
 pub mod chunks;
 pub mod date;

@@ -104,6 +104,22 @@ fn command() -> Command {
                 .action(ArgAction::SetTrue)
                 .help("print the answer (or the error) as JSON"),
         );
+    let export = Command::new("export")
+        .about("write the table at TABLE_DIR as an Arrow IPC file (needs --features arrow)")
+        .arg(
+            Arg::new("table")
+                .value_name("TABLE_DIR")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf)),
+        )
+        .arg(
+            Arg::new("arrow")
+                .long("arrow")
+                .value_name("FILE")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("the Arrow IPC file to write (DuckDB, Polars, DataFusion read it)"),
+        );
     split_args(schema_arg(query_args(bench)))
         .arg(
             Arg::new("verbose")
@@ -114,6 +130,7 @@ fn command() -> Command {
         .args_conflicts_with_subcommands(true)
         .subcommand(split_args(schema_arg(load)))
         .subcommand(split_args(query_args(query)))
+        .subcommand(export)
 }
 
 fn main() -> ExitCode {
@@ -121,6 +138,7 @@ fn main() -> ExitCode {
     let result = match matches.subcommand() {
         Some(("load", m)) => load_command(m),
         Some(("query", m)) => query_command(m),
+        Some(("export", m)) => export_command(m),
         _ => bench(&matches),
     };
     result.unwrap_or_else(|code| code)
@@ -214,6 +232,32 @@ fn query_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         println!("{} groups in {seconds:.4} s", groups.len());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(feature = "arrow")]
+fn export_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let dir = m.get_one::<PathBuf>("table").expect("required");
+    let out = m.get_one::<PathBuf>("arrow").expect("required");
+    let start = Instant::now();
+    Table::open(dir)
+        .and_then(|table| step8::arrow::export(&table, out))
+        .map_err(|e| report(&e, false))?;
+    println!(
+        "wrote {} ({:.1} MB) in {:.3} s",
+        out.display(),
+        std::fs::metadata(out).map_or(0, |m| m.len()) as f64 / 1e6,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(not(feature = "arrow"))]
+fn export_command(_: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    eprintln!(
+        "step8: built without the arrow feature; run it as \
+         cargo run --release -p step8 --features arrow -- export TABLE_DIR --arrow FILE"
+    );
+    Err(ExitCode::FAILURE)
 }
 
 /// Where a load's time went, on stderr.
