@@ -19,11 +19,16 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 prebuilt=target/step9-prebuilt
 
+# One release build without fat LTO serves the tests and the timing (the time that
+# matters here is the device's; fat LTO on every test binary would take minutes).
+export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
+
 if [[ ${1:-} == --prepare ]]; then
   set -e
   rm -rf "$prebuilt" && mkdir -p "$prebuilt/tests" "$prebuilt/ptx"
   cargo build --release -p step9 -p step7 -p gen
-  cp target/release/step9 target/release/step7 target/release/gen "$prebuilt/"
+  release=${CARGO_TARGET_DIR:-target}/release
+  cp "$release/step9" "$release/step7" "$release/gen" "$prebuilt/"
   cargo test --release -p step9 --no-run --message-format=json 2>/dev/null |
     python3 -c 'import json,sys
 for line in sys.stdin:
@@ -51,9 +56,6 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=c
 say "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
 
 # --- 1. build ---------------------------------------------------------------------
-# One release build without fat LTO serves the tests and the timing (the time that
-# matters here is the device's; fat LTO on every test binary would take minutes).
-export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
 if cargo build --release --offline -p step9 -p step7 -p gen >"$out/build.log" 2>&1 &&
   cargo test --release --offline -p step9 --no-run >>"$out/build.log" 2>&1; then
   bin=${CARGO_TARGET_DIR:-target}/release
