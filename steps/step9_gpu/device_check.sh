@@ -9,7 +9,8 @@
 #      device is step 7's byte for byte, and times step 9 (--verbose: per-kernel CUDA
 #      event times, the copy to the device, the wall time per run), from pinned host
 #      memory and with --device-resident.
-# Results: ${OUT:-target/step9-check}/results.txt (and the logs beside it).
+# Results: ${OUT:-target/step9-check}/results.txt (and the logs beside it); exit
+# status 1 when a test fails or the device's answer is not step 7's.
 #
 #   bash steps/step9_gpu/device_check.sh --prepare   # on a machine with the crates:
 #        builds and strips the binaries and test executables, and writes the kernels'
@@ -48,6 +49,7 @@ log=$out/results.txt
 : >"$log"
 say() { echo "$*" | tee -a "$log"; }
 start=$(date +%s)
+status=0 # 1 when a test fails or the answer differs: the check failed
 export REQUIRE_GPU=1
 [[ -d $prebuilt/ptx ]] && export STEP9_PTX_DIR=$PWD/$prebuilt/ptx
 
@@ -89,6 +91,7 @@ if run_tests >"$out/tests.log" 2>&1; then
   say "tests (REQUIRE_GPU=1): passed ($(grep -c '^test .* ok$' "$out/tests.log") tests)"
 else
   say "tests (REQUIRE_GPU=1): FAILED; the failures:"
+  status=1
   grep -E "FAILED|panicked" "$out/tests.log" | head -20 | tee -a "$log"
 fi
 
@@ -110,6 +113,7 @@ for rows in ${STEP9_CHECK_ROWS:-20280000 81120000}; do
       say "answer: step 9 on the device prints step 7's JSON byte for byte"
     else
       say "answer: DIFFERS from step 7's (see step7-${rows}.json and step9-${rows}.json)"
+      status=1
     fi
   fi
   for mode in pinned resident; do
@@ -121,4 +125,5 @@ for rows in ${STEP9_CHECK_ROWS:-20280000 81120000}; do
   done
 done
 say ""
-say "elapsed: $(($(date +%s) - start)) s"
+say "elapsed: $(($(date +%s) - start)) s; $([[ $status == 0 ]] && echo passed || echo FAILED)"
+exit $status
