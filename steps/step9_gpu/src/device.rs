@@ -218,6 +218,30 @@ pub struct Report {
     pub fallback_rows: u64,
     /// Time per stage in milliseconds: CUDA events on a device, wall time on the CPU.
     pub stages: Vec<(&'static str, f32)>,
+    /// Bytes of input.
+    pub bytes: u64,
+}
+
+/// The stages that bring the input to the device; the rest is the parse and GROUP BY.
+const TRANSFER: [&str; 4] = [
+    "pinned allocation",
+    "host to pinned",
+    "device allocation",
+    "copy to device",
+];
+
+impl Report {
+    /// Milliseconds of the parse and GROUP BY: every stage but the input's transfer.
+    pub fn parse_ms(&self) -> f64 {
+        let parse = self.stages.iter().filter(|(s, _)| !TRANSFER.contains(s));
+        parse.map(|&(_, ms)| f64::from(ms)).sum()
+    }
+
+    /// Milliseconds of the bare copy to the device, when this run made one.
+    pub fn copy_ms(&self) -> Option<f64> {
+        let copy = self.stages.iter().find(|(s, _)| *s == "copy to device");
+        copy.map(|&(_, ms)| f64::from(ms))
+    }
 }
 
 impl fmt::Display for Report {
@@ -229,6 +253,21 @@ impl fmt::Display for Report {
         )?;
         for (stage, ms) in &self.stages {
             write!(f, "\n  {stage:<20} {ms:>9.3} ms")?;
+        }
+        let mb = self.bytes as f64 / 1e6;
+        let parse = self.parse_ms();
+        write!(
+            f,
+            "\n  parse and GROUP BY   {parse:>9.3} ms: {:.0} MB/s",
+            mb / parse * 1e3
+        )?;
+        if let Some(copy) = self.copy_ms() {
+            write!(
+                f,
+                "\n  bare copy            {copy:>9.3} ms: {:.0} MB/s; copy + parse = {:.2} x the copy",
+                mb / copy * 1e3,
+                (copy + parse) / copy
+            )?;
         }
         Ok(())
     }
@@ -300,6 +339,7 @@ fn cpu(input: &[u8], query: Query<'_>) -> Outcome {
         repaired: index.stats.repaired as u64,
         fallback_rows,
         stages,
+        bytes: input.len() as u64,
     };
     match query::open_quote(input, summary) {
         Some(e) => Err(QueryError::Parse(e)),
@@ -478,6 +518,7 @@ impl Cuda {
             ..per_tile
         };
         let origin64 = origin as u64;
+        marks.mark(s, "index allocation")?;
         // 2. The speculative pass.
         let mut b = s.launch_builder(&self.kernels.speculate_tiles);
         b.arg(dev).arg(&n64).arg(&origin64).arg(&t);
@@ -581,6 +622,7 @@ impl Cuda {
             .alloc_zeros::<u64>(2 * data_rows.max(1) as usize)
             .map_err(err("alloc"))?;
         let mut fallback_count = s.alloc_zeros::<u32>(1).map_err(err("alloc"))?;
+        marks.mark(s, "table allocation")?;
         if data_rows > 0 {
             let stage_bytes = if self.stage_rows()? { STAGE_BYTES } else { 0 };
             let c = plan.columns;
@@ -703,6 +745,7 @@ impl Cuda {
             repaired: exact.iter().zip(&spec).filter(|(a, b)| a != b).count() as u64,
             fallback_rows: decoded.fallback.len() as u64,
             stages: marks.times()?,
+            bytes: input.len() as u64,
         };
         let groups = match groupby::finish(input, &mut decoded, plan.columns, query) {
             Ok(groups) => groups,
