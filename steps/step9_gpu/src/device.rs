@@ -762,15 +762,11 @@ impl Cuda {
     /// compare the kernels with their twins.
     ///
     /// # Errors
-    /// A CUDA error, in words; `Ok(Err(_))` when the query itself fails.
-    pub fn intermediates(
-        &self,
-        input: &[u8],
-        query: Query<'_>,
-    ) -> Result<Result<Intermediates, QueryError>, String> {
+    /// A CUDA error, in words, or an input with no tile (nothing to launch).
+    pub fn intermediates(&self, input: &[u8], query: Query<'_>) -> Result<Intermediates, String> {
         let origin = harness::dialect::bom_len(input);
         if GPU.tiles(origin, input.len()) == 0 {
-            return Err("an empty input launches nothing".into());
+            return Err("an input with no byte after its BOM launches nothing".into());
         }
         let s = &self.stream;
         let mut marks = Marks::start(s)?;
@@ -778,7 +774,13 @@ impl Cuda {
         let dev = self.upload(&mut kept, input, false, &mut marks)?;
         let index = self.index(dev, input.len(), origin, &mut marks)?;
         let back = |e| format!("copy back: {e:?}");
-        let mut out = Intermediates {
+        let mut offsets = s.clone_dtoh(&index.offsets).map_err(back)?;
+        offsets.truncate(index.summary.rows as usize);
+        let decoded = match query::plan(input, index.summary, query) {
+            Ok(plan) => Ok(self.decode(dev, &index, plan, &mut marks)?),
+            Err(e) => Err(e),
+        };
+        Ok(Intermediates {
             tiles: tiles::Tiles {
                 origin,
                 geometry: GPU,
@@ -794,19 +796,16 @@ impl Cuda {
             },
             exact: s.clone_dtoh(&index.exact).map_err(back)?,
             first_rows: s.clone_dtoh(&index.first_rows).map_err(back)?,
-            offsets: s.clone_dtoh(&index.offsets).map_err(back)?,
+            offsets,
             summary: index.summary,
-            decoded: None,
-        };
-        out.offsets.truncate(index.summary.rows as usize);
-        let plan = match query::plan(input, index.summary, query) {
-            Ok(plan) => plan,
-            Err(e) => return Ok(Err(e)),
-        };
-        out.decoded = Some(self.decode(dev, &index, plan, &mut marks)?);
-        Ok(Ok(out))
+            decoded,
+        })
     }
 }
+
+/// Bytes of shared memory a block of `decode_aggregate` stages its rows in: 256 rows
+/// of up to 96 bytes on average; a block whose rows are longer reads them in place.
+pub const STAGE_BYTES: u32 = 24 << 10;
 
 /// `STEP9_ROW_STAGING=auto|always|never`: whether `decode_aggregate` copies its
 /// block's rows into shared memory first.
@@ -835,10 +834,6 @@ impl Staging {
     }
 }
 
-/// Bytes of shared memory a block of `decode_aggregate` stages its rows in: 256 rows
-/// of up to 96 bytes on average; a block whose rows are longer reads them in place.
-pub const STAGE_BYTES: u32 = 24 << 10;
-
 /// The row index on the device.
 struct DeviceIndex {
     bitmaps: CudaSlice<u32>,
@@ -852,7 +847,7 @@ struct DeviceIndex {
 }
 
 /// What the device computed at every stage, on the host.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Intermediates {
     /// Bitmaps (after the repair), counts, functions and speculated states.
     pub tiles: tiles::Tiles,
@@ -864,8 +859,8 @@ pub struct Intermediates {
     pub offsets: Vec<u64>,
     /// The rows, the final state, the first and last offsets.
     pub summary: Summary,
-    /// The table and the fallback rows (`None` when the query failed before).
-    pub decoded: Option<Decoded>,
+    /// The table and the fallback rows, or the query's error before decoding.
+    pub decoded: Result<Decoded, QueryError>,
 }
 
 /// CUDA events between the stages, for the report.
