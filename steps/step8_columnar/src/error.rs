@@ -92,7 +92,7 @@ impl fmt::Display for TableError {
                 text,
             } => write!(
                 f,
-                "line {line} (record {record}, byte {byte}), column {column:?}: {:?} is not a {ty}",
+                "line {line} (record {record}, byte {byte}), column {column:?}: {:?} is not of type {ty}",
                 key_text(text)
             ),
             TableError::Schema(message) => write!(f, "--schema: {message}"),

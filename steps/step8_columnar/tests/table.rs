@@ -274,7 +274,7 @@ fn load_errors_name_record_line_column_and_text() {
     let e = load(csv, &dir, &options).unwrap_err();
     assert_eq!(
         e.to_string(),
-        r#"line 3 (record 2, byte 10), column "b": "x\ny" is not a int64"#
+        r#"line 3 (record 2, byte 10), column "b": "x\ny" is not of type int64"#
     );
     assert!(
         !dir.exists() && !temporary_dir(&dir).exists(),
