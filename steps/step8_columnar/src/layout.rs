@@ -10,6 +10,8 @@
 //!                        4 bytes date/string id, 1 byte bool), little-endian
 //!   col{k}.valid         u64 LE words, bit i = row i has a value (not for strings)
 //!   col{k}.exact         float64 only: i128 LE, each value's exact decimal or i128::MIN
+//!   col{k}.index.offsets the hash index of column k, if asked for (crate::hash_index)
+//!   col{k}.index.rows
 //! ```
 //!
 //! Every file is a raw little-endian array: it can be memory-mapped and read as it
@@ -20,6 +22,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use crate::encode::{Bits, ColumnChunk};
+use crate::hash_index::HashIndex;
 use crate::infer::ColumnType;
 use crate::symbols::Symbols;
 
@@ -84,6 +87,22 @@ pub fn write_column(
     Ok(())
 }
 // ANCHOR_END: write_column
+
+/// Writes column `k`'s hash index.
+///
+/// # Errors
+/// As [`write_file`].
+pub fn write_index(dir: &Path, k: usize, index: &HashIndex) -> std::io::Result<()> {
+    let bytes = |v: &[u64]| v.iter().flat_map(|o| o.to_le_bytes()).collect::<Vec<u8>>();
+    write_file(
+        &column_file(dir, k, "index.offsets"),
+        [&bytes(&index.offsets)[..]],
+    )?;
+    write_file(
+        &column_file(dir, k, "index.rows"),
+        [&bytes(&index.rows)[..]],
+    )
+}
 
 /// Writes the symbol file.
 ///

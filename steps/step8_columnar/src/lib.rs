@@ -46,6 +46,7 @@ pub mod date;
 pub mod encode;
 pub mod error;
 pub mod exact;
+pub mod hash_index;
 pub mod index;
 pub mod infer;
 pub mod layout;

@@ -27,6 +27,7 @@ use hashbrown::DefaultHashBuilder;
 use crate::chunks::{Plan, map_chunks};
 use crate::encode::{BadField, ChunkColumns};
 use crate::error::TableError;
+use crate::hash_index::{self, HashIndex};
 use crate::infer::{ColumnType, Seen, storage_type};
 use crate::layout::{self, MANIFEST};
 use crate::manifest::{Column, Manifest};
@@ -41,6 +42,8 @@ pub struct LoadOptions {
     pub split: Option<Split>,
     /// `(column name, type)` pairs that override the inference.
     pub schema: Vec<(String, ColumnType)>,
+    /// The column to build a hash index on, by name.
+    pub index: Option<String>,
 }
 
 /// Parses a `--schema` value: `NAME=TYPE[,NAME=TYPE…]`, types as
@@ -142,9 +145,27 @@ pub fn load_timed(
     let (symbols, ids) = symbols::intern(&dicts, split.threads);
     drop(dicts);
     let id_bounds = to_symbol_ids(&mut chunks, &ids, &types, split.threads);
-    let manifest = manifest(names, &types, &chunks, &id_bounds, symbols.len());
+    let index = match &options.index {
+        Some(name) => {
+            let k = resolve_schema(&names, &[(name.clone(), ColumnType::String)])?
+                .iter()
+                .position(Option::is_some)
+                .expect("resolved");
+            Some((k, hash_index::build(&index_keys(&chunks, k), split.threads)))
+        }
+        None => None,
+    };
+    let mut manifest = manifest(names, &types, &chunks, &id_bounds, symbols.len());
+    manifest.index = index.as_ref().map(|(k, _)| *k);
     lap(&mut phases.intern);
-    write_table(dir, &manifest, &chunks, &symbols, split.threads)?;
+    write_table(
+        dir,
+        &manifest,
+        &chunks,
+        &symbols,
+        index.as_ref(),
+        split.threads,
+    )?;
     lap(&mut phases.write);
     Ok((manifest, phases))
 }
@@ -345,6 +366,24 @@ fn to_symbol_ids(
 }
 // ANCHOR_END: to_symbol_ids
 
+/// Column `k`'s key of each row for the hash index: its value's bytes, and a last
+/// byte 1 for a value, 0 for NULL (whose bytes are zeros).
+fn index_keys(chunks: &[ChunkColumns<'_>], k: usize) -> Vec<[u8; 16]> {
+    let mut keys = Vec::with_capacity(chunks.iter().map(|c| c.rows as usize).sum());
+    for chunk in chunks {
+        let column = &chunk.columns[k];
+        let width = column.values.len() / (chunk.rows as usize).max(1);
+        for (row, value) in column.values.chunks_exact(width.max(1)).enumerate() {
+            let mut key = [0u8; 16];
+            key[..width].copy_from_slice(value);
+            let valid = column.valid.len == 0 || column.valid.get(row as u64);
+            key[15] = u8::from(valid);
+            keys.push(key);
+        }
+    }
+    keys
+}
+
 fn manifest(
     names: Vec<Vec<u8>>,
     types: &[ColumnType],
@@ -378,6 +417,7 @@ fn manifest(
         rows,
         symbols: symbols as u64,
         columns,
+        index: None,
     }
 }
 
@@ -390,6 +430,7 @@ fn write_table(
     manifest: &Manifest,
     chunks: &[ChunkColumns<'_>],
     symbols: &symbols::Symbols,
+    index: Option<&(usize, HashIndex)>,
     threads: usize,
 ) -> Result<(), TableError> {
     let tmp = temporary_dir(dir);
@@ -413,6 +454,7 @@ fn write_table(
         .into_iter()
         .collect::<Result<(), _>>()
         .and_then(|()| layout::write_symbols(&tmp, symbols))
+        .and_then(|()| index.map_or(Ok(()), |(k, index)| layout::write_index(&tmp, *k, index)))
         .and_then(|()| {
             let json = manifest.to_json().to_string();
             layout::write_file(&tmp.join(MANIFEST), [json.as_bytes()])

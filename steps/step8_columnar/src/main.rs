@@ -64,7 +64,14 @@ fn split_args(command: Command) -> Command {
 }
 
 fn schema_arg(command: Command) -> Command {
-    command.arg(
+    command
+        .arg(
+            Arg::new("index")
+                .long("index")
+                .value_name("COLUMN")
+                .help("also build a hash index on COLUMN (its rows per distinct value)"),
+        )
+        .arg(
         Arg::new("schema")
             .long("schema")
             .value_name("NAME=TYPE,...")
@@ -167,6 +174,7 @@ fn load_options(m: &ArgMatches) -> Result<LoadOptions, ExitCode> {
     Ok(LoadOptions {
         split: Some(split(m)),
         schema: parse_schema(schema).map_err(|e| report(&e, false))?,
+        index: m.get_one::<String>("index").cloned(),
     })
 }
 

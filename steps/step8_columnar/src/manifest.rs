@@ -35,6 +35,8 @@ pub struct Manifest {
     pub symbols: u64,
     /// The columns, in the header's order.
     pub columns: Vec<Column>,
+    /// The column with a hash index ([`crate::hash_index`]), if any.
+    pub index: Option<usize>,
 }
 
 impl Manifest {
@@ -50,7 +52,7 @@ impl Manifest {
             })
             .collect();
         json!({"format": FORMAT, "version": VERSION, "rows": self.rows,
-               "symbols": self.symbols, "columns": columns})
+               "symbols": self.symbols, "columns": columns, "index": self.index})
     }
 
     /// Reads the JSON of [`Manifest::to_json`].
@@ -85,10 +87,19 @@ impl Manifest {
                 })
             })
             .collect::<Result<Vec<Column>, String>>()?;
+        let index = match &value["index"] {
+            Value::Null => None,
+            v => Some(
+                v.as_u64()
+                    .filter(|&k| k < columns.len() as u64)
+                    .ok_or("a bad index")? as usize,
+            ),
+        };
         Ok(Manifest {
             rows: number(value, "rows")?,
             symbols: number(value, "symbols")?,
             columns,
+            index,
         })
     }
 }
@@ -152,6 +163,7 @@ mod tests {
                     id_bound: 0,
                 },
             ],
+            index: Some(1),
         };
         assert_eq!(Manifest::from_json(&m.to_json()), Ok(m.clone()));
         let mut other = m.to_json();

@@ -8,6 +8,7 @@ use harness::query::{QueryError, key_text};
 use memmap2::Mmap;
 
 use crate::error::TableError;
+use crate::hash_index::HashIndex;
 use crate::infer::ColumnType;
 use crate::layout::{MANIFEST, SYMBOL_BYTES, SYMBOL_OFFSETS, column_file};
 use crate::manifest::Manifest;
@@ -116,6 +117,42 @@ impl Table {
             valid,
             exact,
         })
+    }
+
+    /// The hash index of column `k` ([`crate::hash_index`]): its offsets (groups + 1)
+    /// and its rows, as `u64` arrays; `None` when the load built none on `k`.
+    ///
+    /// # Errors
+    /// As [`Table::open`].
+    pub fn index(&self, k: usize) -> Result<Option<HashIndex>, TableError> {
+        if self.manifest.index != Some(k) {
+            return Ok(None);
+        }
+        let rows = self.manifest.rows;
+        let offsets_file = column_file(&self.dir, k, "index.offsets");
+        let len = std::fs::metadata(&offsets_file).map_or(0, |m| m.len());
+        let offsets = map_exact(&self.dir, &offsets_file, len.max(8))?;
+        let row_file = map_exact(
+            &self.dir,
+            &column_file(&self.dir, k, "index.rows"),
+            8 * rows,
+        )?;
+        let words = |b: &[u8]| {
+            b.chunks_exact(8)
+                .map(|w| u64::from_le_bytes(w.try_into().expect("8")))
+                .collect::<Vec<u64>>()
+        };
+        let (offsets, rows_of) = (words(&offsets), words(&row_file));
+        if offsets.last() != Some(&rows) {
+            return Err(TableError::NotATable(
+                self.dir.clone(),
+                "the index does not cover every row".into(),
+            ));
+        }
+        Ok(Some(HashIndex {
+            offsets,
+            rows: rows_of,
+        }))
     }
 
     /// The bytes of symbol `id`.

@@ -21,7 +21,7 @@ fn allocations(rows: u64, test: &str) -> u64 {
             threads: 1,
             chunk: csv.len().div_ceil(16),
         }),
-        schema: Vec::new(),
+        ..LoadOptions::default()
     };
     let (loaded, counted) = count_allocations(|| load(&csv, &dir, &options));
     loaded.unwrap();

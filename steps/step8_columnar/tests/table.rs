@@ -23,7 +23,7 @@ fn table_dir(test: &str) -> PathBuf {
 fn split(threads: usize, chunk: usize) -> LoadOptions {
     LoadOptions {
         split: Some(Split { threads, chunk }),
-        schema: Vec::new(),
+        ..LoadOptions::default()
     }
 }
 
@@ -270,6 +270,7 @@ fn load_errors_name_record_line_column_and_text() {
             chunk: 4,
         }),
         schema: parse_schema("b=int64").unwrap(),
+        index: None,
     };
     let e = load(csv, &dir, &options).unwrap_err();
     assert_eq!(
@@ -398,4 +399,49 @@ fn group_by_int_date_and_bool_columns_as_the_csv_query() {
     let e = table_query::run(&table, q, 1).unwrap_err();
     assert!(e.to_string().contains("--schema value=string"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_hash_index_groups_rows_by_first_occurrence_on_any_thread_count() {
+    let (csv, _) = generate_in_memory(&Config {
+        rows: 3_000,
+        seed: 4,
+        quoted_pct: 10.0,
+        crlf: false,
+    });
+    let records = harness::reference::parse(&csv).unwrap();
+    let dir = table_dir("index");
+    for (column, k) in [("category", 1), ("flag", 6), ("date", 4)] {
+        // The obvious grouping of the CSV's fields, in order of first occurrence.
+        let mut order: Vec<&[u8]> = Vec::new();
+        let mut rows: std::collections::HashMap<&[u8], Vec<u64>> = Default::default();
+        for (row, r) in records[1..].iter().enumerate() {
+            let key = &r[k][..];
+            if !rows.contains_key(key) {
+                order.push(key);
+            }
+            rows.entry(key).or_default().push(row as u64);
+        }
+        let expected_rows: Vec<u64> = order.iter().flat_map(|key| rows[key].clone()).collect();
+        let mut first_files = None;
+        for threads in [1, 2, 3, 8] {
+            let options = LoadOptions {
+                index: Some(column.to_string()),
+                ..split(threads, 4096)
+            };
+            load(&csv, &dir, &options).unwrap();
+            let table = Table::open(&dir).unwrap();
+            let index = table.index(k).unwrap().expect("an index");
+            let (offsets, got_rows) = (index.offsets, index.rows);
+            assert_eq!(offsets.len(), order.len() + 1, "{column}");
+            assert_eq!(got_rows, expected_rows, "{column} on {threads} threads");
+            let files = files(&dir);
+            assert_eq!(
+                *first_files.get_or_insert_with(|| files.clone()),
+                files,
+                "{column}"
+            );
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
 }
