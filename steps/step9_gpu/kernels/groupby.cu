@@ -27,7 +27,16 @@ struct View {
     const u8* p;
     u64 lo;
     __device__ __forceinline__ u8 operator[](u64 i) const { return p[i - lo]; }
+    // The 8 bytes at i, i a multiple of 8: aligned, since lo is a multiple of 16
+    // and p is the device buffer or the staging buffer, both 16-aligned.
+    __device__ __forceinline__ u64 word(u64 i) const { return *(const u64*)(p + (i - lo)); }
 };
+
+// Nonzero when a byte of w is c (SWAR, as step 4: a byte of w ^ c..c is zero).
+__device__ __forceinline__ u64 has_byte(u64 w, u8 c) {
+    const u64 x = w ^ (0x0101010101010101ull * c);
+    return (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
+}
 
 __device__ __forceinline__ int view_class(View in, u64 n, u64 i) {
     u8 b = in[i];
@@ -54,14 +63,29 @@ __device__ __forceinline__ void close_field(u32 f, int state, u64 s, u64 e, bool
 
 // ANCHOR: seek_fields
 // The key and value fields of the row that starts at `start`, by src/record.rs's
-// rules; returns the row's field count. Reads no byte at or past n.
-__device__ u32 seek_fields(View in, u64 n, u64 start, u32 key_col, u32 value_col,
-                           Span* key, Span* value) {
+// rules; returns the row's field count. Reads no byte at or past n, and loads a
+// word only where all of it lies before `limit` (n, or the end of the staged bytes).
+__device__ u32 seek_fields(View in, u64 n, u64 limit, u64 start, u32 key_col,
+                           u32 value_col, Span* key, Span* value) {
     int state = START_RECORD;
     u64 field = start;
     bool escaped = false;
     u32 f = 0;
-    for (u64 i = start; i < n; i++) {
+    u64 i = start;
+    while (i < n) {
+        // A word at a time where only one byte value can matter: a delimiter or an LF
+        // inside an unquoted field, a quote inside a quoted one. Words without one
+        // are skipped whole; the byte walk below takes the word that has one.
+        if ((state == UNQUOTED || state == QUOTED) && (i & 7) == 0) {
+            while (i + 8 <= limit) {
+                const u64 w = in.word(i);
+                const u64 hit = state == QUOTED ? has_byte(w, QUOTE)
+                                                : has_byte(w, DELIMITER) | has_byte(w, LF);
+                if (hit) break;
+                i += 8;
+            }
+            if (i >= n) break;
+        }
         const u8 b = in[i];
         const int next = NEXT[view_class(in, n, i)][state];
         if (state == QUOTE_IN_QUOTED && b == QUOTE) {
@@ -80,6 +104,7 @@ __device__ u32 seek_fields(View in, u64 n, u64 start, u32 key_col, u32 value_col
             escaped = true;  // bytes after the closing quote
         }
         state = next;
+        i++;
     }
     close_field(f, state, field, n, escaped, key_col, value_col, key, value);
     return f + 1;
@@ -185,6 +210,7 @@ extern "C" __global__ void decode_aggregate(const u8* in, u64 n, const u64* offs
     }
     __syncthreads();
     View view = {in, 0};
+    u64 limit = n;  // where whole words may be loaded through the view
     // ANCHOR: stage
     if (stage_bytes > 0 && first < row_end && hi - lo <= stage_bytes) {
         // Coalesced: thread t loads the 16-byte words t, t + blockDim.x, ...; a word
@@ -200,6 +226,7 @@ extern "C" __global__ void decode_aggregate(const u8* in, u64 n, const u64* offs
         }
         view.p = (const u8*)stage;
         view.lo = lo;
+        limit = hi;
         __syncthreads();
     }
     // ANCHOR_END: stage
@@ -209,7 +236,7 @@ extern "C" __global__ void decode_aggregate(const u8* in, u64 n, const u64* offs
     if (row < row_end) {
         const u64 start = offsets[row];
         Span key = {0, 0, false}, value = {0, 0, false};
-        const u32 fields = seek_fields(view, n, start, key_col, value_col, &key, &value);
+        const u32 fields = seek_fields(view, n, limit, start, key_col, value_col, &key, &value);
         const bool simple = fields == width && !key.escaped && !value.escaped &&
                             key.end - key.start <= MAX_KEY;
         const int parsed = simple ? parse_fixed(view, value, mine) : -1;

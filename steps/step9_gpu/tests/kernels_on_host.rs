@@ -4,7 +4,8 @@
 //! thread per CUDA thread with barriers for `__syncthreads` and the warp intrinsics.
 //! `tests/simt/main.cpp` then runs every kernel on documents whose intermediates the
 //! CPU twins wrote (speculated states, transition functions, counts, bitmaps, exact
-//! states, the final state, offsets, the fields of every row, the parsed limbs, the
+//! states, the final state, offsets, the fields of every row (its word-at-a-time
+//! seek included), the parsed limbs, the
 //! groups and the fallback rows, with row staging on and off), and compares.
 //!
 //! It checks the kernels' logic, not the device: not its memory model, timing or
@@ -46,6 +47,15 @@ fn documents() -> Vec<Vec<u8>> {
         let len = 300 + (seed as usize * 531) % 9000;
         docs.push(document(seed, len, b"a1.-+,\"\r\n\n9e0\"\""));
         docs.push(document(seed + 1000, len, b"ab1.,,,\n\n\n-2"));
+    }
+    for seed in 0..8u64 {
+        // Long unquoted and quoted fields: the field seek's word-at-a-time path.
+        let len = 2000 + seed as usize * 1500;
+        docs.push(document(
+            seed + 2000,
+            len,
+            b"abcdefghijklmnopqrstuvwxyz012345,\n\"",
+        ));
     }
     let mut generated = generate_in_memory(&Config {
         rows: 1500,
@@ -201,7 +211,7 @@ fn the_kernels_on_the_host_give_every_twins_intermediate() {
             .unwrap();
         let report = String::from_utf8_lossy(&out.stdout);
         assert!(
-            out.status.success() && report.contains("42 documents, 0 failures"),
+            out.status.success() && report.contains("50 documents, 0 failures"),
             "scan block {scan_block}: {report}\n{}",
             String::from_utf8_lossy(&out.stderr)
         );

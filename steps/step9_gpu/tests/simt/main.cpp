@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
             const RowV& x = rv[r];
             if (x.open) continue;
             Span k = {0, 0, false}, val = {0, 0, false};
-            u32 nf = seek_fields(v, n, x.start, 1, 2, &k, &val);
+            u32 nf = seek_fields(v, n, n, x.start, 1, 2, &k, &val);
             CHECK((int)nf == x.n, "doc %d row %llu fields %u vs %d", docs, r, nf, x.n);
             if (x.n > 1) CHECK(k.start == x.ks && k.end == x.ke && (int)k.escaped == x.kx, "doc %d row %llu key span", docs, r);
             if (x.n > 2) {
