@@ -39,6 +39,7 @@ for line in sys.stdin:
     while read -r exe name; do cp "$exe" "$prebuilt/tests/$name"; done
   strip "$prebuilt"/step9 "$prebuilt"/step7 "$prebuilt"/gen "$prebuilt"/tests/*
   "$prebuilt/step9" --write-ptx "$prebuilt/ptx"
+  echo "$PWD" >"$prebuilt/built_at"
   du -sh "$prebuilt"
   exit 0
 fi
@@ -75,11 +76,11 @@ elif [[ -x $prebuilt/step9 ]]; then
   }
   say "build: cargo --offline failed (see build.log); using the binaries in $prebuilt"
   # The harness finds data/conformance through the path it was built at
-  # (CARGO_MANIFEST_DIR, /work/main when --prepare ran there): point it here.
-  built_at=$(strings "$prebuilt/step9" | grep -m1 -o '/[^ ]*/harness' | head -1)
-  if [[ -n $built_at && ! -e $built_at/../data/conformance && ! -e ${built_at%/harness} ]]; then
-    mkdir -p "$(dirname "${built_at%/harness}")" && ln -s "$PWD" "${built_at%/harness}" &&
-      say "linked ${built_at%/harness} -> $PWD (the prebuilt binaries' data/conformance)"
+  # (CARGO_MANIFEST_DIR, written down by --prepare): point that path here.
+  built_at=$(cat "$prebuilt/built_at" 2>/dev/null || true)
+  if [[ -n $built_at && $built_at != "$PWD" && ! -e $built_at ]]; then
+    mkdir -p "$(dirname "$built_at")" && ln -s "$PWD" "$built_at" &&
+      say "linked $built_at -> $PWD (where the prebuilt binaries look for data/conformance)"
   fi
 else
   say "build: FAILED, and no $prebuilt (run this script with --prepare where the crates are, and carry it)"

@@ -10,7 +10,8 @@
 //!
 //! It checks the kernels' logic, not the device: not its memory model, timing or
 //! occupancy (`tests/twin_vs_kernel.rs` does that where a GPU is). Needs a C++20
-//! compiler (`$CXX`, else `c++`); without one it says so and passes.
+//! compiler (`$CXX`, else `c++`); without one it says so and passes, unless
+//! `REQUIRE_CXX=1`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -177,7 +178,9 @@ fn compiler() -> Option<String> {
 #[test]
 fn the_kernels_on_the_host_give_every_twins_intermediate() {
     let Some(cxx) = compiler() else {
-        println!("skipped: no C++ compiler (set CXX)");
+        let required = std::env::var("REQUIRE_CXX").is_ok_and(|v| v == "1");
+        assert!(!required, "REQUIRE_CXX=1 but no C++ compiler (set CXX)");
+        println!("skipped: no C++ compiler (set CXX; REQUIRE_CXX=1 makes this a failure)");
         return;
     };
     let dir: PathBuf = std::env::temp_dir().join(format!("step9-simt-{}", std::process::id()));
