@@ -91,6 +91,8 @@ pub struct Phases {
     pub encode: f64,
     /// The chunks' dictionaries into the table's symbols, and the ids rewritten.
     pub intern: f64,
+    /// The hash index (`--index`), if asked for.
+    pub index: f64,
     /// The files written and synced, and the rename.
     pub write: f64,
 }
@@ -145,6 +147,7 @@ pub fn load_timed(
     let (symbols, ids) = symbols::intern(&dicts, split.threads);
     drop(dicts);
     let id_bounds = to_symbol_ids(&mut chunks, &ids, &types, split.threads);
+    lap(&mut phases.intern);
     let index = match &options.index {
         Some(name) => {
             let k = resolve_schema(&names, &[(name.clone(), ColumnType::String)])?
@@ -157,7 +160,7 @@ pub fn load_timed(
     };
     let mut manifest = manifest(names, &types, &chunks, &id_bounds, symbols.len());
     manifest.index = index.as_ref().map(|(k, _)| *k);
-    lap(&mut phases.intern);
+    lap(&mut phases.index);
     write_table(
         dir,
         &manifest,

@@ -271,8 +271,8 @@ fn export_command(_: &ArgMatches) -> Result<ExitCode, ExitCode> {
 /// Where a load's time went, on stderr.
 fn print_phases(p: &Phases) {
     eprintln!(
-        "load phases: plan {:.3} s, pass 1 (widths, types) {:.3} s, pass 2 (columns, dictionaries) {:.3} s, interning {:.3} s, writing {:.3} s",
-        p.plan, p.infer, p.encode, p.intern, p.write
+        "load phases: plan {:.3} s, pass 1 (widths, types) {:.3} s, pass 2 (columns, dictionaries) {:.3} s, interning {:.3} s, hash index {:.3} s, writing {:.3} s",
+        p.plan, p.infer, p.encode, p.intern, p.index, p.write
     );
 }
 
