@@ -6,7 +6,7 @@
 
 use std::process::{Command, Output};
 
-use step9::device::{FALLBACK, driver_present};
+use step9::device::{FALLBACK, driver_present, gpu_required};
 
 fn bin() -> String {
     std::env::var("STEP9_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_step9").into())
@@ -58,6 +58,13 @@ fn a_missing_device_falls_back_only_when_allowed() {
         assert_eq!(cuda.stdout, cpu.stdout, "{}", text(&cuda.stderr));
         assert_eq!(required.stdout, cpu.stdout, "{}", text(&required.stderr));
     } else {
+        // This test's own runs drop REQUIRE_GPU to see both behaviours; under
+        // REQUIRE_GPU=1 itself, a missing device fails it too.
+        assert!(
+            !gpu_required(),
+            "REQUIRE_GPU=1 but no device: {}",
+            text(&cuda.stderr)
+        );
         assert!(
             text(&auto.stderr).contains(FALLBACK),
             "{}",
