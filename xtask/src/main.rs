@@ -94,8 +94,15 @@ fn steps(root: &Path) -> Vec<(u32, PathBuf)> {
 }
 
 fn run(root: &Path, program: &str, args: &[&str]) -> Result<(), String> {
-    println!("\n==> {program} {}", args.join(" "));
+    run_env(root, &[], program, args)
+}
+
+/// [`run`] with `env` added to the environment.
+fn run_env(root: &Path, env: &[(&str, &str)], program: &str, args: &[&str]) -> Result<(), String> {
+    let shown: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
+    println!("\n==> {}{program} {}", shown.concat(), args.join(" "));
     let status = Command::new(program)
+        .envs(env.iter().copied())
         .args(args)
         .current_dir(root)
         .status()
@@ -121,7 +128,14 @@ fn ci(root: &Path) -> Result<(), String> {
             "warnings",
         ],
     )?;
-    run(root, "cargo", &["test", "--workspace"])?; // the README's test command
+    // The README's test command. REQUIRE_CXX=1: step 9's kernels run on the host's C++
+    // compiler (`tests/kernels_on_host.rs`), which must not skip in CI.
+    run_env(
+        root,
+        &[("REQUIRE_CXX", "1")],
+        "cargo",
+        &["test", "--workspace"],
+    )?;
     asan_step6(root)?;
     nvrtc_step9(root)?;
     smoke(root)?;
