@@ -7,7 +7,7 @@
 
 /// The days since 1970-01-01 of a field `YYYY-MM-DD` (four, two and two ASCII digits,
 /// a real day of the proleptic Gregorian calendar); `None` for any other field. Only
-/// this form is accepted, so [`format`] gives back the field's exact bytes.
+/// this form is accepted, so [`format()`] gives back the field's exact bytes.
 pub fn parse(field: &[u8]) -> Option<i32> {
     let [y0, y1, y2, y3, b'-', m0, m1, b'-', d0, d1] = *field else {
         return None;

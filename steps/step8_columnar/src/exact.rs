@@ -56,7 +56,7 @@ fn parse_fixed(field: &[u8]) -> Option<i128> {
     parse_fixed_scaled(field).map(|(fixed, _)| fixed)
 }
 
-/// [`parse_fixed`] and the number of digits after the point (0..=[`SCALE`]): what
+/// `parse_fixed` (the value of a plain decimal in 10^-18 units) and the number of digits after the point (0..=[`SCALE`]): what
 /// step 8's type inference needs to choose a column's decimal scale.
 #[inline]
 pub fn parse_fixed_scaled(field: &[u8]) -> Option<(i128, u32)> {
