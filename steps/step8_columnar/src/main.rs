@@ -309,6 +309,19 @@ fn round(
     verbose: bool,
 ) -> Result<Round, TableError> {
     let _ = std::fs::remove_dir_all(dir);
+    let result = load_and_query(input, dir, options, query, split, verbose);
+    let _ = std::fs::remove_dir_all(dir); // also when the query failed
+    result
+}
+
+fn load_and_query(
+    input: &[u8],
+    dir: &Path,
+    options: &LoadOptions,
+    query: Query<'_>,
+    split: Split,
+    verbose: bool,
+) -> Result<Round, TableError> {
     let start = Instant::now();
     let (loaded, load_allocs) = count_allocations(|| load_timed(input, dir, options));
     let load_time = start.elapsed();
@@ -323,7 +336,6 @@ fn round(
     let start = Instant::now();
     let csv_groups = query::run_split(input, query, split)?;
     let csv_query = start.elapsed();
-    let _ = std::fs::remove_dir_all(dir);
     if groups_to_json(&csv_groups) != groups_to_json(&groups) {
         return Err(TableError::NotATable(
             dir.into(),
