@@ -288,6 +288,30 @@ fn dir_bytes(dir: &Path) -> u64 {
         .unwrap_or(0)
 }
 
+/// The benchmark's tables are `step8-bench-PID` in the temporary directory.
+const BENCH_TABLE: &str = "step8-bench-";
+
+/// Removes the benchmark tables of processes that no longer run (killed, or ended by
+/// SIGBUS, before they could remove their own). Only where `/proc` tells which
+/// processes run.
+fn remove_stale_bench_tables() {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let pid = name.to_str().and_then(|n| n.strip_prefix(BENCH_TABLE));
+        if let Some(pid) = pid.filter(|p| p.parse::<u32>().is_ok()) {
+            if !Path::new("/proc").join(pid).exists() {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+}
+
 /// One round of the benchmark: the load, the query over the table, the query over
 /// the CSV, each timed, and the load's allocations.
 struct Round {
@@ -386,7 +410,8 @@ fn bench(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let (query, split) = (the_query(matches), split(matches));
     let load_options = load_options(matches)?;
     let verbose = matches.get_flag("verbose");
-    let dir = std::env::temp_dir().join(format!("step8-bench-{}", std::process::id()));
+    remove_stale_bench_tables();
+    let dir = std::env::temp_dir().join(format!("{BENCH_TABLE}{}", std::process::id()));
     let input = step8::map(&path).map_err(|e| cli::fail("step8", &e))?;
     let mut rounds = Vec::new();
     for _ in 0..options.runs {
