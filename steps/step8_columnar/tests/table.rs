@@ -445,3 +445,33 @@ fn the_hash_index_groups_rows_by_first_occurrence_on_any_thread_count() {
         }
     }
 }
+
+#[test]
+fn a_decimal_column_sums_the_texts_not_their_f64s() {
+    use step8::exact::{ExactSum, Number};
+    // The exact sum of the two f64s rounds to another f64 than the exact sum of the
+    // two decimals: a table of f64s could not give step 7's answer.
+    let mut of_f64s = ExactSum::default();
+    of_f64s.add(Number::Float(72.1));
+    of_f64s.add(Number::Float(32.1));
+    assert_eq!(of_f64s.to_f64(), 104.19999999999999);
+    let csv = b"k,v\na,72.1\na,32.1\n";
+    let dir = table_dir("texts");
+    load(csv, &dir, &split(1, 0)).unwrap();
+    let table = Table::open(&dir).unwrap();
+    assert_eq!(
+        table.manifest.columns[1].ty,
+        ColumnType::Decimal { scale: 1 }
+    );
+    let q = Query {
+        group_by: "k",
+        sum: "v",
+    };
+    let groups = table_query::run(&table, q, 1).unwrap();
+    assert_eq!(groups[&b"a"[..]].sum, Some(104.2));
+    assert_eq!(
+        groups_to_json(&groups),
+        groups_to_json(&query::run(csv, q).unwrap())
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
