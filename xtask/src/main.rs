@@ -1,7 +1,8 @@
 //! Project chores, so that local equals CI.
 //!
 //! - `cargo x ci`: exactly what `.ci/run` runs, in the same order: format check,
-//!   clippy, the tests (the README's test command), step 6's tests under
+//!   clippy, the tests (the README's test command), step 8's Arrow export (feature
+//!   `arrow`: clippy and its test), step 6's tests under
 //!   AddressSanitizer, step 9's kernels compiled by NVRTC (no GPU needed;
 //!   `NVRTC_LIB_DIR` from `.ci/install-nvrtc.sh`), a smoke run of every step binary on
 //!   a small generated file and a `--records` check of every conformance case through
@@ -136,6 +137,7 @@ fn ci(root: &Path) -> Result<(), String> {
         "cargo",
         &["test", "--workspace"],
     )?;
+    arrow_step8(root)?;
     asan_step6(root)?;
     nvrtc_step9(root)?;
     smoke(root)?;
@@ -147,6 +149,30 @@ fn ci(root: &Path) -> Result<(), String> {
     fuzz(root, CI_FUZZ_SECONDS)?;
     println!("\nci: all checks passed");
     Ok(())
+}
+
+/// Step 8's Arrow export, which sits behind the feature `arrow` (off by default, so
+/// that `cargo run -p step8` does not build the arrow crates): clippy and its test.
+fn arrow_step8(root: &Path) -> Result<(), String> {
+    let with_arrow = ["-p", "step8", "--all-targets", "--features", "arrow"];
+    run(
+        root,
+        "cargo",
+        &[&["clippy"], &with_arrow[..], &["--", "-D", "warnings"]].concat(),
+    )?;
+    run(
+        root,
+        "cargo",
+        &[
+            "test",
+            "-p",
+            "step8",
+            "--features",
+            "arrow",
+            "--test",
+            "arrow",
+        ],
+    )
 }
 
 /// Step 9's kernels compiled by NVRTC for compute_80 and compute_90, with no GPU:
