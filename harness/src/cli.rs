@@ -47,6 +47,34 @@ pub fn command<S: Step>() -> Command {
             .help("print the records parsed from FILE as JSON (the data/conformance format) and exit"))
 }
 
+/// [`command`] for a query step (steps 5 to 9): `--json` prints the answer instead of
+/// the row, and [`query_args`] name the query's columns.
+pub fn query_command<S: Step>() -> Command {
+    query_args(command::<S>().mut_arg("json", |a| {
+        a.help("print the answer (or the error) as JSON instead of the table")
+    }))
+}
+
+/// `command` with the query's two columns: `--group-by COLUMN` (default `category`)
+/// and `--sum COLUMN` (default `value`), each named as in the file's header.
+pub fn query_args(command: Command) -> Command {
+    command
+        .arg(
+            Arg::new("group-by")
+                .long("group-by")
+                .value_name("COLUMN")
+                .default_value("category")
+                .help("the column to group by, by its name in the header"),
+        )
+        .arg(
+            Arg::new("sum")
+                .long("sum")
+                .value_name("COLUMN")
+                .default_value("value")
+                .help("the column to sum, by its name in the header"),
+        )
+}
+
 impl Options {
     /// Reads the common options out of `matches` of [`command`].
     pub fn from_matches(matches: &ArgMatches) -> Options {

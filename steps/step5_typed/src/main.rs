@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use clap::{Arg, ArgMatches};
+use clap::ArgMatches;
 use harness::cli::{self, Options};
 use harness::measure::{Measurement, time_runs};
 use harness::query::{Groups, QueryError, groups_to_json, groups_to_table};
@@ -16,25 +16,7 @@ use step5::{Step5, step1_query};
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
 fn main() -> ExitCode {
-    let matches = cli::command::<Step5>()
-        .mut_arg("json", |a| {
-            a.help("print the answer (or the error) as JSON instead of the table")
-        })
-        .arg(
-            Arg::new("group-by")
-                .long("group-by")
-                .value_name("COLUMN")
-                .default_value("category")
-                .help("the column to group by, by its name in the header"),
-        )
-        .arg(
-            Arg::new("sum")
-                .long("sum")
-                .value_name("COLUMN")
-                .default_value("value")
-                .help("the column to sum, by its name in the header"),
-        )
-        .get_matches();
+    let matches = cli::query_command::<Step5>().get_matches();
     let options = Options::from_matches(&matches);
     if let Some(path) = &options.records {
         return cli::dump_records::<Step5>(path);

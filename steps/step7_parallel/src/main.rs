@@ -20,24 +20,7 @@ use step7::{Step7, Tier, chunks, step1_query};
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
 fn main() -> ExitCode {
-    let matches = cli::command::<Step7>()
-        .mut_arg("json", |a| {
-            a.help("print the answer (or the error) as JSON instead of the table")
-        })
-        .arg(
-            Arg::new("group-by")
-                .long("group-by")
-                .value_name("COLUMN")
-                .default_value("category")
-                .help("the column to group by, by its name in the header"),
-        )
-        .arg(
-            Arg::new("sum")
-                .long("sum")
-                .value_name("COLUMN")
-                .default_value("value")
-                .help("the column to sum, by its name in the header"),
-        )
+    let matches = cli::query_command::<Step7>()
         .arg(
             Arg::new("threads")
                 .long("threads")

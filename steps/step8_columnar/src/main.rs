@@ -25,24 +25,6 @@ use step8::{Step8, chunks, table_query};
 #[global_allocator]
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
-fn query_args(command: Command) -> Command {
-    command
-        .arg(
-            Arg::new("group-by")
-                .long("group-by")
-                .value_name("COLUMN")
-                .default_value("category")
-                .help("the column to group by, by its name in the header"),
-        )
-        .arg(
-            Arg::new("sum")
-                .long("sum")
-                .value_name("COLUMN")
-                .default_value("value")
-                .help("the column to sum, by its name in the header"),
-        )
-}
-
 fn split_args(command: Command) -> Command {
     command
         .arg(
@@ -80,9 +62,7 @@ fn schema_arg(command: Command) -> Command {
 }
 
 fn command() -> Command {
-    let bench = cli::command::<Step8>().mut_arg("json", |a| {
-        a.help("print the answer (or the error) as JSON instead of the table")
-    });
+    let bench = cli::query_command::<Step8>();
     let load = Command::new("load")
         .about("load FILE (CSV) into a new table at TABLE_DIR")
         .arg(
@@ -127,7 +107,7 @@ fn command() -> Command {
                 .value_parser(clap::value_parser!(PathBuf))
                 .help("the Arrow IPC file to write (DuckDB, Polars, DataFusion read it)"),
         );
-    split_args(schema_arg(query_args(bench)))
+    split_args(schema_arg(bench))
         .arg(
             Arg::new("verbose")
                 .long("verbose")
@@ -136,7 +116,7 @@ fn command() -> Command {
         )
         .args_conflicts_with_subcommands(true)
         .subcommand(split_args(schema_arg(load)))
-        .subcommand(split_args(query_args(query)))
+        .subcommand(split_args(cli::query_args(query)))
         .subcommand(export)
 }
 
