@@ -9,8 +9,9 @@
 //!   every step binary, `./bench.sh --quick` (the results table, `results.json` and
 //!   the chart, on a small file, one run), the book, and every fuzz target for
 //!   [`CI_FUZZ_SECONDS`] seconds (`cargo x fuzz`).
-//! - `cargo stepdiff A B` (`cargo x diff A B`): the source diff from step A to step B,
-//!   which is the one idea that step B adds.
+//! - `cargo stepdiff A B` (`cargo x diff A B`): the source diff (`src/`, and `kernels/`
+//!   where a step has them; new files in full) from step A to step B, which is the one
+//!   idea that step B adds.
 //! - `cargo x steps`: the steps of the ladder, in order.
 //! - `cargo x fuzz [SECONDS]`: builds the fuzz targets of `fuzz/` (nightly,
 //!   AddressSanitizer), seeds each one's corpus with `data/conformance/*.csv`, then runs
@@ -348,19 +349,29 @@ fn diff(root: &Path, a: &str, b: &str) -> Result<(), String> {
             .map(|(_, dir)| dir)
             .ok_or(format!("no step {n}"))
     };
-    let (a, b) = (find(a)?.join("src"), find(b)?.join("src"));
+    let (a, b) = (find(a)?, find(b)?);
+    // A folder only one step has (step 9's kernels) is compared with an empty one, and
+    // -N shows a file only one side has in full: new files are the idea too.
+    let empty = root.join("target/stepdiff-empty");
+    std::fs::create_dir_all(&empty).map_err(|e| format!("{}: {e}", empty.display()))?;
     let rel = |p: &Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
-    // diff exits 1 when the files differ, which is the expected case here.
-    let status = Command::new("diff")
-        .args(["-ru", "--color=auto", &rel(&a), &rel(&b)])
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("cannot run diff: {e}"))?;
-    if status.code().is_some_and(|c| c <= 1) {
-        Ok(())
-    } else {
-        Err(format!("diff failed ({status})"))
+    for folder in ["src", "kernels"] {
+        let (from, to) = (a.join(folder), b.join(folder));
+        if !from.is_dir() && !to.is_dir() {
+            continue;
+        }
+        let side = |p: PathBuf| if p.is_dir() { p } else { empty.clone() };
+        // diff exits 1 when the files differ, which is the expected case here.
+        let status = Command::new("diff")
+            .args(["-ruN", "--color=auto", &rel(&side(from)), &rel(&side(to))])
+            .current_dir(root)
+            .status()
+            .map_err(|e| format!("cannot run diff: {e}"))?;
+        if status.code().is_none_or(|c| c > 1) {
+            return Err(format!("diff failed ({status})"));
+        }
     }
+    Ok(())
 }
 
 /// Checks the book's includes, then builds it.
