@@ -45,7 +45,7 @@ pub enum QueryError {
     FieldCount {
         /// 0-based record index (the header is record 0).
         record: u64,
-        /// 1-based line of the record's first byte.
+        /// 1-based line of the record's first byte; 0 when the source kept no lines.
         line: u64,
         /// Fields in the header.
         expected: usize,
@@ -56,7 +56,7 @@ pub enum QueryError {
     InvalidNumber {
         /// 0-based record index (the header is record 0).
         record: u64,
-        /// 1-based line of the record's first byte.
+        /// 1-based line of the record's first byte; 0 when the source kept no lines.
         line: u64,
         /// The column's name.
         column: String,
@@ -126,7 +126,8 @@ impl fmt::Display for QueryError {
                 found,
             } => write!(
                 f,
-                "line {line} (record {record}) has {found} fields, but the header has {expected}"
+                "{} has {found} fields, but the header has {expected}",
+                at(*line, *record)
             ),
             QueryError::InvalidNumber {
                 record,
@@ -135,10 +136,21 @@ impl fmt::Display for QueryError {
                 text,
             } => write!(
                 f,
-                "line {line} (record {record}), column {column:?}: {:?} is not a finite decimal number",
+                "{}, column {column:?}: {:?} is not a finite decimal number",
+                at(*line, *record),
                 key_text(text)
             ),
         }
+    }
+}
+
+/// Where a record is, for a message: `line 7 (record 5)`, or `record 5` when the line
+/// is 0, which no record has: the query read a source that kept no lines (step 8's
+/// table).
+fn at(line: u64, record: u64) -> String {
+    match line {
+        0 => format!("record {record}"),
+        line => format!("line {line} (record {record})"),
     }
 }
 
@@ -317,5 +329,16 @@ mod tests {
             r#"{"error":"field_count","expected":7,"found":6,"record":2}"#
         );
         assert_eq!(line_at(b"a\nb\nc", 4), 3);
+    }
+
+    #[test]
+    fn an_unknown_line_is_left_out_not_printed_as_0() {
+        let e = QueryError::FieldCount {
+            record: 2,
+            line: 0,
+            expected: 7,
+            found: 6,
+        };
+        assert_eq!(e.to_string(), "record 2 has 6 fields, but the header has 7");
     }
 }
