@@ -27,7 +27,7 @@ fn main() -> ExitCode {
                 .value_name("cpu|cuda|auto")
                 .value_parser(["cpu", "cuda", "auto"])
                 .default_value("auto")
-                .help("where the pipeline runs: the CPU twin, a CUDA device, or a device when there is one (REQUIRE_GPU=1: never the twin)"),
+                .help("where the pipeline runs: the CPU twin, a CUDA device, or a device when there is one (REQUIRE_GPU=1: auto never falls back to the twin; cpu still runs it)"),
         )
         .arg(
             Arg::new("device-resident")
