@@ -51,6 +51,13 @@ fn row_json_prints_the_measurement_and_checks_the_reference() {
     );
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["query"], true);
+    // Built in the test's profile; bench.sh refuses any row that is not "release".
+    let build = if cfg!(debug_assertions) {
+        "dev"
+    } else {
+        "release"
+    };
+    assert_eq!(json["build"], build);
     assert_eq!(json["answer_matches_reference"], true);
     assert_eq!(json["groups"], reference.groups.len());
     assert_eq!(json["runs"], 2);

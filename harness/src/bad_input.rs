@@ -156,12 +156,21 @@ pub fn empty_file(bin: &Path) {
     assert_eq!(text(&out.stdout), "[]\n");
     let out = run_on(bin, &file.0, &["--runs", "1"]);
     match Kind::of(bin) {
-        Kind::Parse => expect(
-            &out,
-            0,
-            &["fingerprint: 0 records, 0 fields, 0 bytes"],
-            "empty",
-        ),
+        Kind::Parse => {
+            expect(
+                &out,
+                0,
+                &["fingerprint: 0 records, 0 fields, 0 bytes"],
+                "empty",
+            );
+            // The binary is built in the test's profile: a dev build says so under its row.
+            assert_eq!(
+                text(&out.stdout).contains("note: a dev build"),
+                cfg!(debug_assertions),
+                "{}",
+                text(&out.stdout)
+            );
+        }
         Kind::Query => expect(
             &out,
             1,

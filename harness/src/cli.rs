@@ -295,6 +295,9 @@ pub fn print_measurement(m: &Measurement, json: bool) {
         m.median().as_secs_f64()
     );
     println!("{}\n{}", Measurement::table_header(), m.table_row());
+    if let Some(warning) = crate::measure::build_warning() {
+        println!("{warning}");
+    }
 }
 
 /// Prints `error` as `NAME: error` and returns the matching exit status.

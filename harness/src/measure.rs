@@ -6,6 +6,25 @@ use std::time::{Duration, Instant};
 use crate::alloc::{AllocCount, count_allocations};
 use crate::step::Fingerprint;
 
+/// How this binary was built: `"release"`, or `"dev"` when debug assertions are on
+/// (`cargo run` or `cargo test` without `--release`). The dev profile is optimised too
+/// (see the workspace's `Cargo.toml`), but its debug assertions and overflow checks
+/// slow some steps more than others, so its numbers are not the book's: every row
+/// carries this, the table says so, and `bench.sh` refuses a dev row.
+pub const BUILD: &str = if cfg!(debug_assertions) {
+    "dev"
+} else {
+    "release"
+};
+
+/// The line printed under a table measured by a dev build; `None` for a release build.
+pub fn build_warning() -> Option<&'static str> {
+    (BUILD != "release").then_some(
+        "note: a dev build (debug assertions and overflow checks on): these numbers are not \
+         representative; run with --release for the book's (cargo run --release -p stepN)",
+    )
+}
+
 /// The result of timing one step's pass over one file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measurement {
@@ -75,6 +94,7 @@ impl Measurement {
         serde_json::json!({
             "step": self.step,
             "number": self.number,
+            "build": BUILD,
             "idea": self.idea,
             "bytes": self.bytes,
             "records": self.fingerprint.records,

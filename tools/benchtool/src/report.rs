@@ -137,6 +137,14 @@ pub fn rows(runs_file: &str) -> Result<Vec<Row>, String> {
         if !result["best_s"].is_number() {
             return Err(bad("no measurement (best_s) in the result"));
         }
+        if result["build"] != "release" {
+            return Err(bad(&format!(
+                "{} was not a release build (build: {}): its numbers are not representative, \
+                 and bench.sh measures release builds only (cargo build --release)",
+                s(&result["step"]),
+                result["build"]
+            )));
+        }
         let row = Row {
             role,
             runs: vec![result],
@@ -360,7 +368,7 @@ mod tests {
     use super::*;
 
     fn run(role: &str, step: &str, number: u32, best_s: f64, mb_per_s: f64) -> String {
-        json!({"role": role, "result": {"step": step, "number": number, "idea": "i",
+        json!({"role": role, "result": {"step": step, "number": number, "idea": "i", "build": "release",
             "best_s": best_s, "mb_per_s": mb_per_s, "mrows_per_s": 1.0, "allocs_per_pass": 1234,
             "fingerprint": {"records": 3, "fields": 3, "bytes": 3}}})
         .to_string()
@@ -460,6 +468,16 @@ mod tests {
             "CRLF (9 of 3,010 LFs without a CR)"
         );
         assert_eq!(line_ending(10, 1), "LF (1 of 10 LFs after a CR)");
+    }
+
+    #[test]
+    fn a_dev_build_is_refused() {
+        let dev = run("step", "step5", 5, 0.1, 500.0).replace("\"release\"", "\"dev\"");
+        let err = rows(&dev).unwrap_err();
+        assert!(
+            err.contains("step5 was not a release build") && err.contains("line 1"),
+            "{err}"
+        );
     }
 
     #[test]
