@@ -104,6 +104,7 @@ use std::path::Path;
 use harness::{Error, Fingerprint, ParseError, Record, Step};
 
 pub mod query;
+pub mod simd_query;
 pub mod survey;
 
 pub use survey::{Difference, Survey};

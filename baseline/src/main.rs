@@ -8,7 +8,8 @@
 //! not one of the known kinds, or when the pass (or the query) fails; the JSON says
 //! whether its fingerprint on the file equals the reference parser's.
 //!
-//! With `--query` it times the GROUP BY ([`baseline::query`]) instead of the pass, and,
+//! With `--query` it times the GROUP BY ([`baseline::query`]; with `--simd-csv`, the
+//! same query on the `simd-csv` reader, [`baseline::simd_query`]) instead of the pass, and,
 //! like step 5, prints its answer as a table, or as JSON with `--json`, or its
 //! measurement as JSON with `--row-json` (with `"query": true`, and whether the answer
 //! is `gen`'s reference, when the file has one). It does not time the same query on
@@ -28,8 +29,37 @@ use harness::{Fingerprint, Step, gate};
 #[global_allocator]
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
-/// The idea of the query row, in the table's "idea added" column.
-const QUERY_IDEA: &str = "GROUP BY with the csv crate: ByteRecord, fast-float2, hashbrown";
+/// Which reader the query runs on: the csv crate, or `simd-csv` (`--simd-csv`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reader {
+    Csv,
+    SimdCsv,
+}
+
+impl Reader {
+    /// The row's name in the JSON (`step`), which tells `bench.sh`'s two query rows apart.
+    fn name(self) -> &'static str {
+        match self {
+            Reader::Csv => Baseline::NAME,
+            Reader::SimdCsv => "baseline-simd-csv",
+        }
+    }
+
+    /// The idea of the query row, in the table's "idea added" column.
+    fn idea(self) -> &'static str {
+        match self {
+            Reader::Csv => "GROUP BY with the csv crate: ByteRecord, fast-float2, hashbrown",
+            Reader::SimdCsv => "GROUP BY with simd-csv: ZeroCopyReader, fast-float2, hashbrown",
+        }
+    }
+
+    fn run(self, path: &Path, query: Query<'_>) -> Result<Groups, QueryFailure> {
+        match self {
+            Reader::Csv => query::run_path(path, query),
+            Reader::SimdCsv => baseline::simd_query::run_path(path, query),
+        }
+    }
+}
 
 fn main() -> ExitCode {
     let matches = cli::command::<Baseline>()
@@ -40,6 +70,15 @@ fn main() -> ExitCode {
                 .help(
                     "time SELECT category, COUNT(*), SUM(value) GROUP BY category instead of \
                      the pass; --json then prints the answer, --row-json the measurement",
+                ),
+        )
+        .arg(
+            Arg::new("simd-csv")
+                .long("simd-csv")
+                .action(ArgAction::SetTrue)
+                .requires("query")
+                .help(
+                    "with --query: read the CSV with the simd-csv crate instead of the csv crate",
                 ),
         )
         .get_matches();
@@ -60,7 +99,12 @@ fn main() -> ExitCode {
         "survey": survey.to_json(),
     });
     if matches.get_flag("query") {
-        return run_query(&path, &options, gate_json);
+        let reader = if matches.get_flag("simd-csv") {
+            Reader::SimdCsv
+        } else {
+            Reader::Csv
+        };
+        return run_query(&path, &options, gate_json, reader);
     }
     let (measurement, expected) = match measure(&path, options.runs) {
         Ok(m) => m,
@@ -83,9 +127,14 @@ fn main() -> ExitCode {
 
 /// `--query`: times the GROUP BY over `path`, best of `options.runs`, and prints the
 /// answer (a table, or JSON with `--json`) or the measurement (`--row-json`).
-fn run_query(path: &Path, options: &Options, gate_json: serde_json::Value) -> ExitCode {
+fn run_query(
+    path: &Path,
+    options: &Options,
+    gate_json: serde_json::Value,
+    reader: Reader,
+) -> ExitCode {
     let query = Query::default();
-    let timed = time_runs(options.runs, || query::run_path(path, query));
+    let timed = time_runs(options.runs, || reader.run(path, query));
     let (answers, times, allocs) = match timed {
         Ok(timed) => timed,
         Err(e) => return query_failed(path, &e, options.json),
@@ -125,9 +174,9 @@ fn run_query(path: &Path, options: &Options, gate_json: serde_json::Value) -> Ex
         ),
     }
     let m = Measurement {
-        step: Baseline::NAME.to_string(),
+        step: reader.name().to_string(),
         number: Baseline::NUMBER,
-        idea: QUERY_IDEA.to_string(),
+        idea: reader.idea().to_string(),
         bytes,
         fingerprint,
         times,
@@ -177,6 +226,12 @@ fn query_failed(path: &Path, e: &QueryFailure, json: bool) -> ExitCode {
             println!(
                 "{}",
                 serde_json::json!({"error": "csv", "message": e.to_string()})
+            )
+        }
+        QueryFailure::Simd(e) if json => {
+            println!(
+                "{}",
+                serde_json::json!({"error": "simd-csv", "message": e.to_string()})
             )
         }
         _ => eprintln!("{}: {}: {e}", Baseline::NAME, path.display()),

@@ -59,6 +59,9 @@ pub enum QueryFailure {
     /// Any other error of the csv crate. None is expected of a reader of `ByteRecord`s
     /// (no UTF-8 check, no serde), but the crate's error kinds are open-ended.
     Csv(csv::Error),
+    /// Any other error of the `simd-csv` crate ([`crate::simd_query`]); none is
+    /// expected either.
+    Simd(simd_csv::Error),
 }
 
 impl std::fmt::Display for QueryFailure {
@@ -67,6 +70,7 @@ impl std::fmt::Display for QueryFailure {
             QueryFailure::Io(e) => write!(f, "cannot read the input: {e}"),
             QueryFailure::Query(e) => e.fmt(f),
             QueryFailure::Csv(e) => write!(f, "the csv crate: {e}"),
+            QueryFailure::Simd(e) => write!(f, "the simd-csv crate: {e}"),
         }
     }
 }
