@@ -6,7 +6,7 @@ export LC_ALL=C # decimal points, not commas, in printf and awk
 
 usage() {
   cat <<'EOF'
-Usage: ./bench.sh [--rows N | --file PATH | --quick] [--runs N] [--steps LIST] [--threads [N]]
+Usage: ./bench.sh [--rows N | --file PATH | --quick] [--runs N] [--steps LIST] [--threads [N]] [--peers]
 
 Builds every step (cargo build --release --workspace --bins), then runs each step binary,
 the csv crate's baseline (its pass, and with --query its GROUP BY) and the limit on the
@@ -33,6 +33,14 @@ Options:
   --runs N       runs of each row; the best is reported [default: 3]
   --steps LIST   only these steps, e.g. 1,3,4 [default: every steps/stepN_* crate]
   --threads [N]  add a limit row counted on N threads [default N: every core]
+  --peers        add the tools a reader would use instead, running the same query:
+                 Polars, DuckDB and pyarrow (Python, pinned in tools/peers/requirements.txt,
+                 installed from PyPI into target/peers/venv on first use; skipped with a
+                 line saying why when they cannot be installed, an error with
+                 REQUIRE_PEERS=1), and the simd-csv crate (baseline --query --simd-csv).
+                 Each is timed inside its process (import and start-up apart) and its
+                 answer checked against the file's reference first: a wrong answer is
+                 shown as failed, not timed.
   -h, --help     this text
 
 Default file: data/bench.csv (1,000,000 rows), generated when missing.
@@ -51,7 +59,7 @@ die() {
 cd "$(dirname "$0")"
 root=$PWD
 
-rows="" file="" runs="" steps_list="" quick=0 threads=""
+rows="" file="" runs="" steps_list="" quick=0 threads="" peers=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --rows) rows=${2:?--rows needs N}; shift 2 ;;
@@ -59,6 +67,7 @@ while [[ $# -gt 0 ]]; do
     --runs) runs=${2:?--runs needs N}; shift 2 ;;
     --steps) steps_list=${2:?--steps needs a LIST such as 1,3,4}; shift 2 ;;
     --quick) quick=1; shift ;;
+    --peers) peers=1; shift ;;
     --threads)
       if [[ ${2:-} =~ ^[0-9]+$ ]]; then threads=$2; shift 2; else threads=all; shift; fi ;;
     -h | --help) usage; exit 0 ;;
@@ -167,6 +176,8 @@ runs_file=$out_dir/runs.jsonl
 : >"$runs_file"
 
 step_names=("${steps[@]#* }")
+peer_rows=""
+(( ! peers )) || peer_rows=yes
 bytes=$(wc -c <"$file" | tr -d ' ')
 crs=$(head -c 1000000 "$file" | tr -cd '\r' | wc -c | tr -d ' ')
 if (( crs > 0 )); then ending=CRLF; else ending=LF; fi # a first look; the table counts
@@ -176,7 +187,7 @@ Machine:   $cpu, $ncores cores, $mem memory ($os)
 Toolchain: $rustc_version
 File:      $file ($(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB, $ending line endings)
 Runs:      best of $runs per row, interleaved (round 1 of every row, then round 2, ...)
-Rows:      ${step_names[*]}, the baseline (csv crate: its pass and its query), the limit${threads:+ (1 core and $threads threads)}
+Rows:      ${step_names[*]}, the baseline (csv crate: its pass and its query${peer_rows:+; the same query on simd-csv}), the limit${threads:+ (1 core and $threads threads)}${peer_rows:+, the peers (Polars, DuckDB, pyarrow) if they install}
 EOF
 
 # --- the runs ------------------------------------------------------------------------
@@ -196,8 +207,37 @@ done
 # (here about 4 GB/s, rising to 11-12 GB/s by the eighth; a step's timed pass comes
 # after its gate has run for a while), so a limit run is its best of 20 passes.
 limit_passes=20
-rows_to_run+=("baseline baseline --json" "baseline baseline-query --row-json --query" "limit limit --json")
+rows_to_run+=("baseline baseline --json" "baseline baseline-query --row-json --query")
+(( ! peers )) || rows_to_run+=("baseline baseline-simd --row-json --query --simd-csv")
+rows_to_run+=("limit limit --json")
 [[ -z $threads ]] || rows_to_run+=("limit limit-$threads --json --threads $threads")
+
+# --- the peers (--peers) --------------------------------------------------------------
+# A virtual environment under target/, made once and remade when the pinned versions
+# change; nothing is installed outside it.
+peers_venv=$root/target/peers/venv
+install_peers() {
+  local wanted=$root/tools/peers/requirements.txt stamp=$peers_venv/installed.txt
+  if cmp -s "$wanted" "$stamp" 2>/dev/null; then return 0; fi
+  echo "==> installing the peers into ${peers_venv#"$root"/} (once): $(grep -v '^#' "$wanted" | tr '\n' ' ')" >&2
+  rm -rf "$peers_venv"
+  python3 -m venv "$peers_venv" &&
+    "$peers_venv/bin/pip" install --quiet --disable-pip-version-check -r "$wanted" >&2 &&
+    cp "$wanted" "$stamp"
+}
+if (( peers )); then
+  if ! command -v python3 >/dev/null; then
+    peers_skipped="no python3 on this machine"
+  elif ! install_peers; then
+    peers_skipped="the pinned versions could not be installed from PyPI (pip's error above)"
+  fi
+  if [[ -n ${peers_skipped:-} ]]; then
+    [[ ${REQUIRE_PEERS:-0} != 1 ]] || die "--peers: $peers_skipped (REQUIRE_PEERS=1)"
+    echo "bench.sh: --peers: Polars, DuckDB and pyarrow skipped: $peers_skipped." >&2
+  else
+    for peer in polars duckdb pyarrow; do rows_to_run+=("peer $peer --json"); done
+  fi
+fi
 
 first_fingerprint="" first_step="" baseline_note="" answer_note=""
 json_field() { sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p" <<<"$2"; }
@@ -208,10 +248,17 @@ run_row() { # round, role, name, flag, options...
   local command=("$bin/$name" "$@")
   if [[ $role == baseline ]]; then command=("$bin/${name%%-*}" "$@"); fi
   if [[ $role == limit ]]; then command=("$bin/benchtool" limit "$@"); fi
+  if [[ $role == peer ]]; then command=("$peers_venv/bin/python" "$root/tools/peers/peers.py" "$name" "$@"); fi
   local log=$out_dir/logs/$name.$round.log json status=0
   local passes=1
   if [[ $role == limit ]]; then passes=$limit_passes; fi
   json=$("${command[@]}" "$file" "$flag" --runs "$passes" 2>"$log") || status=$?
+  if [[ $role == peer && $json == \{*'"failed":'* ]]; then
+    # A peer that gives a wrong answer is a row that says so, never a time.
+    printf '{"round":%d,"role":"%s","result":%s}\n' "$round" "$role" "$json" >>"$runs_file"
+    printf '  round %d/%d  %-14s FAILED: %s\n' "$round" "$runs" "$name" "$(sed -n 's/.*"failed": *"\([^"]*\)".*/\1/p' <<<"$json")" >&2
+    return
+  fi
   if (( status != 0 )) || [[ $json != \{* ]]; then
     sed 's/^/    /' "$log" | tail -n 40 >&2
     die "$name failed (exit status $status) on $file: its gate or its pass failed; log: $log"
@@ -221,7 +268,7 @@ run_row() { # round, role, name, flag, options...
   fi
   if (( round == 1 )); then sed 's/^/    /' "$log" >&2; fi
   local fingerprint
-  fingerprint=$(grep -o '"fingerprint":{[^}]*}' <<<"$json" | head -n 1)
+  fingerprint=$(grep -o '"fingerprint":{[^}]*}' <<<"$json" | head -n 1 || true) # a peer has none
   if [[ $role == step ]]; then
     if [[ -z $first_fingerprint ]]; then
       first_fingerprint=$fingerprint first_step=$name

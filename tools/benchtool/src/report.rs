@@ -11,6 +11,11 @@
 //! beside the same binary's pass. Its speedup over step 1 is left out (`–`) unless it
 //! brings its own `speedup_over_step1`: its MB/s over step 1's would compare a query
 //! with a parse.
+//!
+//! A peer (`bench.sh --peers`: Polars, DuckDB, pyarrow, through `tools/peers/peers.py`)
+//! is a query row too. It has no allocation count, and a peer whose answer is not the
+//! file's reference brings `"failed"` instead of a time: its row says so and shows no
+//! number. Every other run must come from a release build (`"build": "release"`).
 
 use std::path::{Path, PathBuf};
 
@@ -22,8 +27,10 @@ use serde_json::{Value, json};
 pub enum Role {
     /// A step of the ladder (`stepN`).
     Step,
-    /// The `baseline` binary: the csv crate.
+    /// The `baseline` binary: the csv crate (and, for a query, `simd-csv`).
     Baseline,
+    /// Another tool running the same query (`tools/peers/peers.py`).
+    Peer,
     /// `benchtool limit`: an LF count with memchr, not a parse.
     Limit,
 }
@@ -34,12 +41,13 @@ impl Role {
         match self {
             Role::Step => "step",
             Role::Baseline => "baseline",
+            Role::Peer => "peer",
             Role::Limit => "limit",
         }
     }
 
     fn parse(name: &str) -> Result<Role, String> {
-        [Role::Step, Role::Baseline, Role::Limit]
+        [Role::Step, Role::Baseline, Role::Peer, Role::Limit]
             .into_iter()
             .find(|r| r.name() == name)
             .ok_or_else(|| format!("unknown role `{name}`"))
@@ -88,11 +96,20 @@ impl Row {
     }
 
     /// The row's name in the table and the chart: `1 step1`, `baseline (csv crate)`,
-    /// `baseline query (csv crate)`, `limit, 1 core`, `limit, 2 threads`.
+    /// `baseline query (csv crate)`, `baseline query (simd-csv)`, `polars 2.1.0`,
+    /// `limit, 1 core`, `limit, 2 threads`.
     pub fn label(&self) -> String {
         match self.role {
             Role::Step => format!("{} {}", self.number(), self.step()),
+            Role::Baseline if self.step() == "baseline-simd-csv" => {
+                "baseline query (simd-csv)".to_string()
+            }
             Role::Baseline if self.query() => "baseline query (csv crate)".to_string(),
+            Role::Peer => format!(
+                "{} {}",
+                self.step(),
+                self.first("version").as_str().unwrap_or("")
+            ),
             Role::Baseline => "baseline (csv crate)".to_string(),
             Role::Limit if self.threads() == 1 => "limit, 1 core".to_string(),
             Role::Limit => format!("limit, {} threads", self.threads()),
@@ -113,8 +130,27 @@ impl Row {
         self.best()["mb_per_s"].as_f64().unwrap_or(0.0)
     }
 
-    fn key(&self) -> (Role, u64, bool, u64) {
-        (self.role, self.number(), self.query(), self.threads())
+    /// Why a peer's row has no time: its first failed run's message (a wrong answer).
+    pub fn failed(&self) -> Option<&str> {
+        self.runs.iter().find_map(|r| r["failed"].as_str())
+    }
+
+    /// What the row times, for the chart's two panels: `parse` (steps 1–4 and the
+    /// baseline's pass: records and fields, no answer), `query` (steps 5 and later,
+    /// which answer the GROUP BY, the yardsticks' queries and the peers) or `limit`.
+    pub fn kind(&self) -> &'static str {
+        match self.role {
+            Role::Limit => "limit",
+            Role::Peer => "query",
+            Role::Step if self.number() >= 5 => "query",
+            Role::Baseline if self.query() => "query",
+            _ => "parse",
+        }
+    }
+
+    fn key(&self) -> (Role, u64, bool, u64, String) {
+        let name = self.step().to_string();
+        (self.role, self.number(), self.query(), self.threads(), name)
     }
 }
 
@@ -134,10 +170,11 @@ pub fn rows(runs_file: &str) -> Result<Vec<Row>, String> {
         let value: Value = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
         let role = Role::parse(value["role"].as_str().ok_or_else(|| bad("no role"))?)?;
         let result = value["result"].clone();
-        if !result["best_s"].is_number() {
+        let failed_peer = role == Role::Peer && result["failed"].is_string();
+        if !result["best_s"].is_number() && !failed_peer {
             return Err(bad("no measurement (best_s) in the result"));
         }
-        if result["build"] != "release" {
+        if role != Role::Peer && result["build"] != "release" {
             return Err(bad(&format!(
                 "{} was not a release build (build: {}): its numbers are not representative, \
                  and bench.sh measures release builds only (cargo build --release)",
@@ -236,9 +273,16 @@ pub fn results(meta: &Meta, file: Value, rows: &[Row]) -> Value {
                 None if row.query() => (None, None),
                 None => (ratio(step1), Some("MB/s")),
             };
+            let failed = row.failed();
+            let (x_step1, fraction_of_limit) = match failed {
+                Some(_) => (None, None),
+                None => (x_step1, ratio(limit)),
+            };
             let mut value = json!({
                 "label": row.label(),
                 "role": row.role.name(),
+                "kind": row.kind(),
+                "failed": failed,
                 "step": row.step(),
                 "number": row.number(),
                 "threads": row.threads(),
@@ -250,10 +294,14 @@ pub fn results(meta: &Meta, file: Value, rows: &[Row]) -> Value {
                 "allocs_per_pass": best["allocs_per_pass"],
                 "x_step1": x_step1,
                 "x_step1_of": x_step1_of,
-                "fraction_of_limit": ratio(limit),
+                "fraction_of_limit": fraction_of_limit,
                 "runs": row.runs,
             });
-            if row.role != Role::Limit {
+            if row.role == Role::Peer {
+                value["version"] = row.first("version").clone();
+                value["import_s"] = best["import_s"].clone();
+                value["answer_matches_reference"] = best["answer_matches_reference"].clone();
+            } else if row.role != Role::Limit {
                 let same = reference.map(|r| r.best()["fingerprint"] == best["fingerprint"]);
                 value["fingerprint"] = best["fingerprint"].clone();
                 value["fingerprint_matches_first_step"] = same.into();
@@ -308,13 +356,22 @@ pub fn table(results: &Value) -> String {
         if row["fingerprint_matches_first_step"] == false {
             label += " (fingerprint differs)";
         }
+        if let Some(why) = row["failed"].as_str() {
+            out += &format!(
+                "| {label} | {} | failed: {why} | – | – | – | – |\n",
+                s(&row["idea"])
+            );
+            continue;
+        }
         out += &format!(
             "| {} | {} | {} | {:.1} | {} | {} | {} |\n",
             label,
             s(&row["idea"]),
             thousands(f("mb_per_s").unwrap_or(0.0).round() as u64),
             f("mrows_per_s").unwrap_or(0.0),
-            thousands(row["allocs_per_pass"].as_u64().unwrap_or(0)),
+            row["allocs_per_pass"]
+                .as_u64()
+                .map_or("–".to_string(), thousands),
             f("x_step1").map_or("–".to_string(), |x| {
                 let query = if row["x_step1_of"] == "query" {
                     "*"
@@ -338,6 +395,12 @@ pub fn table(results: &Value) -> String {
     {
         out += "A query row without x step 1 (–) does not time the same query on step 1's \
                 parser, and its MB/s over step 1's would set a query against a parse.\n";
+    }
+    if rows.iter().any(|r| r["role"] == "peer") {
+        out += "A peer (Polars, DuckDB, pyarrow) runs the same query in Python, timed inside \
+                its process after its import, on the threads it names; its answer is checked \
+                against the file's reference (counts exactly, sums within 10^-9 of the exact \
+                sum) before its time is shown. It counts no allocations (–).\n";
     }
     let passes = rows
         .iter()
@@ -468,6 +531,70 @@ mod tests {
             "CRLF (9 of 3,010 LFs without a CR)"
         );
         assert_eq!(line_ending(10, 1), "LF (1 of 10 LFs after a CR)");
+    }
+
+    fn peer(name: &str, best_s: f64, mb_per_s: f64) -> String {
+        json!({"role": "peer", "result": {"step": name, "number": 0, "idea": "p", "query": true,
+            "threads": 2, "version": "9.9", "best_s": best_s, "mb_per_s": mb_per_s,
+            "mrows_per_s": 2.0, "allocs_per_pass": null, "answer_matches_reference": true}})
+        .to_string()
+    }
+
+    #[test]
+    fn peers_are_query_rows_of_their_own_and_a_wrong_answer_is_not_timed() {
+        let wrong = json!({"role": "peer", "result": {"step": "pyarrow", "number": 0,
+            "idea": "w", "query": true, "threads": 2, "version": "1.0",
+            "failed": "wrong answer: group 'a': count 1, reference 2"}})
+        .to_string();
+        let lines = [
+            run("step", "step1", 1, 0.5, 100.0),
+            peer("polars", 0.1, 500.0),
+            peer("duckdb", 0.2, 250.0),
+            wrong,
+            run("limit", "limit", 0, 0.01, 5000.0),
+        ]
+        .join("\n");
+        let rows = rows(&lines).unwrap();
+        let labels: Vec<_> = rows.iter().map(Row::label).collect();
+        assert_eq!(
+            labels,
+            [
+                "1 step1",
+                "duckdb 9.9",
+                "polars 9.9",
+                "pyarrow 1.0",
+                "limit, 1 core"
+            ]
+        );
+        let kinds: Vec<_> = rows.iter().map(Row::kind).collect();
+        assert_eq!(kinds, ["parse", "query", "query", "query", "limit"]);
+        let results = results(&Meta::default(), json!({}), &rows);
+        let table = table(&results);
+        assert!(
+            table.contains("| polars 9.9 | p | 500 | 2.0 | – | – | 10% |"),
+            "{table}"
+        );
+        assert!(
+            table.contains(
+                "| pyarrow 1.0 | w | failed: wrong answer: group 'a': count 1, reference 2 | – |"
+            ),
+            "{table}"
+        );
+        assert_eq!(results["rows"][3]["mb_per_s"], Value::Null);
+    }
+
+    #[test]
+    fn the_two_yardsticks_queries_are_two_rows() {
+        let csv = run("baseline", "baseline", 0, 0.2, 250.0)
+            .replace("\"idea\"", "\"query\":true,\"idea\"");
+        let simd = run("baseline", "baseline-simd-csv", 0, 0.1, 500.0)
+            .replace("\"idea\"", "\"query\":true,\"idea\"");
+        let rows = rows(&[csv, simd].join("\n")).unwrap();
+        let labels: Vec<_> = rows.iter().map(Row::label).collect();
+        assert_eq!(
+            labels,
+            ["baseline query (csv crate)", "baseline query (simd-csv)"]
+        );
     }
 
     #[test]

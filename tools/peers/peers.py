@@ -1,0 +1,194 @@
+"""The peers of `./bench.sh --peers`: the same query run by the tools a reader would
+use instead of this engine, timed inside their own process and checked like a step.
+
+    python peers.py PEER FILE [--runs N] [--json]
+
+PEER is polars, duckdb or pyarrow. The query is the steps' own:
+
+    SELECT category, COUNT(*), SUM(value) FROM FILE GROUP BY category
+
+with SQL's NULL rule (an empty value is NULL: counted, not summed; a group of NULLs
+only has a NULL sum). Each run reads the file and answers the query; the import of
+the library and the start of Python are timed apart ("import_s"), so the row is
+fair to both sides: a step's row does not count its process start either.
+
+The answer is checked against gen's reference next to the file (FILE with the
+extension .ref.json): every group's count exactly, every sum within 1e-9 of the
+exact decimal sum, relatively (a peer adds in its own order, on several threads, so
+not bit for bit). A peer whose answer differs prints {"failed": "..."} and no
+timing: a wrong answer is not a speed.
+
+Prints one JSON object, the shape of a step's --row-json: step, idea, query, threads,
+bytes, records, runs, times_s, best_s, median_s, mb_per_s, mrows_per_s, plus
+version, import_s and answer_matches_reference. MB = 10^6 bytes.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from decimal import Decimal
+
+GROUP_BY = "category"
+SUM = "value"
+
+# Relative tolerance of a sum against the exact one: far above the error of any
+# order of f64 additions over these files (about 1e-12 here), far below a lost row.
+SUM_TOLERANCE = 1e-9
+
+
+def polars_peer():
+    import polars as pl
+
+    def query(path):
+        frame = (
+            pl.scan_csv(path, schema_overrides={GROUP_BY: pl.String, SUM: pl.Float64})
+            .group_by(GROUP_BY)
+            .agg(
+                pl.len().alias("count"),
+                pl.col(SUM).sum().alias("sum"),
+                pl.col(SUM).count().alias("values"),
+            )
+            .collect()
+        )
+        # Polars sums a group of NULLs to 0; SQL (and the steps) say NULL.
+        return {
+            key: (count, total if values > 0 else None)
+            for key, count, total, values in frame.iter_rows()
+        }
+
+    threads = pl.thread_pool_size()
+    idea = f"Polars {pl.__version__}: scan_csv, group_by, {threads} threads"
+    return pl.__version__, threads, idea, query
+
+
+def duckdb_peer():
+    import duckdb
+
+    connection = duckdb.connect()
+    threads = int(connection.execute("SELECT current_setting('threads')").fetchone()[0])
+
+    def query(path):
+        rows = connection.execute(
+            f"SELECT {GROUP_BY}, COUNT(*), SUM({SUM}) FROM read_csv(?, header = true, "
+            f"types = {{'{GROUP_BY}': 'VARCHAR', '{SUM}': 'DOUBLE'}}) GROUP BY {GROUP_BY}",
+            [path],
+        ).fetchall()
+        return {key: (count, total) for key, count, total in rows}
+
+    idea = f"DuckDB {duckdb.__version__}: read_csv, GROUP BY, {threads} threads"
+    return duckdb.__version__, threads, idea, query
+
+
+def pyarrow_peer():
+    import pyarrow as pa
+    import pyarrow.compute as pc
+    import pyarrow.csv as csv
+
+    def query(path):
+        table = csv.read_csv(
+            path,
+            convert_options=csv.ConvertOptions(
+                column_types={GROUP_BY: pa.string(), SUM: pa.float64()},
+                include_columns=[GROUP_BY, SUM],
+            ),
+        )
+        grouped = table.group_by(GROUP_BY).aggregate(
+            [(SUM, "count", pc.CountOptions(mode="all")), (SUM, "sum")]
+        )
+        # The sum's default min_count of 1 gives NULL for a group of NULLs.
+        keys = grouped[GROUP_BY].to_pylist()
+        counts = grouped[f"{SUM}_count"].to_pylist()
+        sums = grouped[f"{SUM}_sum"].to_pylist()
+        return {k: (c, s) for k, c, s in zip(keys, counts, sums)}
+
+    threads = pa.cpu_count()
+    idea = f"pyarrow {pa.__version__}: read_csv, group_by, {threads} threads"
+    return pa.__version__, threads, idea, query
+
+
+PEERS = {"polars": polars_peer, "duckdb": duckdb_peer, "pyarrow": pyarrow_peer}
+
+
+def reference_of(path):
+    """gen's reference answer next to `path`, or None (another file, or none)."""
+    ref_path = os.path.splitext(path)[0] + ".ref.json"
+    try:
+        with open(ref_path) as f:
+            reference = json.load(f)
+    except OSError:
+        return None
+    if reference.get("bytes") != os.path.getsize(path):
+        return None  # it belongs to another version of the file
+    return reference
+
+
+def difference(answer, reference):
+    """None when `answer` is the reference's; else the first difference in words."""
+    groups = reference["groups"]
+    if set(answer) != set(groups):
+        missing = sorted(set(groups) - set(answer))[:3]
+        extra = sorted(set(answer) - set(groups))[:3]
+        return f"other groups: missing {missing}, unexpected {extra}"
+    for key in sorted(groups):
+        count, total = answer[key]
+        want = groups[key]
+        if count != want["count"]:
+            return f"group {key!r}: count {count}, reference {want['count']}"
+        exact = want.get("sum_exact")
+        if (total is None) != (exact is None):
+            return f"group {key!r}: sum {total}, reference {exact}"
+        if exact is not None:
+            exact = Decimal(exact)
+            error = abs(Decimal(repr(total)) - exact)
+            if error > Decimal(SUM_TOLERANCE) * abs(exact):
+                return f"group {key!r}: sum {total!r}, reference {exact} (relative error {error / abs(exact):.2e})"
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("peer", choices=sorted(PEERS))
+    parser.add_argument("file")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", action="store_true", help="accepted for bench.sh; the output is always JSON")
+    args = parser.parse_args()
+    path = args.file
+
+    start = time.perf_counter()
+    version, threads, idea, query = PEERS[args.peer]()
+    import_s = time.perf_counter() - start
+
+    times, answer = [], None
+    for _ in range(max(1, args.runs)):
+        start = time.perf_counter()
+        answer = query(path)
+        times.append(time.perf_counter() - start)
+
+    result = {"step": args.peer, "number": 0, "idea": idea, "query": True, "threads": threads,
+              "version": version, "import_s": import_s, "groups": len(answer)}
+    reference = reference_of(path)
+    wrong = difference(answer, reference) if reference else None
+    result["answer_matches_reference"] = None if reference is None else wrong is None
+    if wrong:
+        result["failed"] = f"wrong answer: {wrong}"
+        print(json.dumps(result))
+        return 1
+    size = os.path.getsize(path)
+    # Records as the steps count them: the header is one.
+    records = (reference["rows"] if reference else sum(c for c, _ in answer.values())) + 1
+    best = min(times)
+    result.update({
+        "bytes": size, "records": records, "runs": len(times), "times_s": times,
+        "best_s": best, "median_s": statistics.median(times),
+        "mb_per_s": size / 1e6 / best, "mrows_per_s": records / 1e6 / best,
+        "allocs_per_pass": None,
+    })
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
