@@ -6,8 +6,10 @@
 //!   AddressSanitizer, step 9's kernels compiled by NVRTC (no GPU needed;
 //!   `NVRTC_LIB_DIR` from `.ci/install-nvrtc.sh`), a smoke run of every step binary on
 //!   a small generated file and a `--records` check of every conformance case through
-//!   every step binary, `./bench.sh --quick` (the results table, `results.json` and
-//!   the chart, on a small file, one run), the book, and every fuzz target for
+//!   every step binary, the peers' answer check (`tools/peers/test_peers.py`),
+//!   `./bench.sh --quick --peers` (the results table with Polars, DuckDB, pyarrow and
+//!   simd-csv, `results.json` and the chart, on a small file, one run), the book, and
+//!   every fuzz target for
 //!   [`CI_FUZZ_SECONDS`] seconds (`cargo x fuzz`).
 //! - `cargo stepdiff A B` (`cargo x diff A B`): the source diff (`src/`, and `kernels/`
 //!   where a step has them; new files in full) from step A to step B, which is the one
@@ -143,9 +145,21 @@ fn ci(root: &Path) -> Result<(), String> {
     nvrtc_step9(root)?;
     smoke(root)?;
     // The whole bench pipeline on a small file: every step, the baseline, the limit,
-    // results.json and the chart (under target/bench/quick/, so a real run's results
-    // in target/bench/ stay).
-    run(root, "bash", &["bench.sh", "--quick"])?;
+    // the peers (installed from PyPI on first use; REQUIRE_PEERS=1: a failed install
+    // fails CI instead of skipping them), results.json and the chart (under
+    // target/bench/quick/, so a real run's results in target/bench/ stay). First the
+    // peers' answer check on its own, which needs no peer library.
+    run(
+        root,
+        "python3",
+        &["-m", "unittest", "discover", "-s", "tools/peers", "-v"],
+    )?;
+    run_env(
+        root,
+        &[("REQUIRE_PEERS", "1")],
+        "bash",
+        &["bench.sh", "--quick", "--peers"],
+    )?;
     book(root)?;
     fuzz(root, CI_FUZZ_SECONDS)?;
     println!("\nci: all checks passed");
