@@ -57,6 +57,7 @@ pub mod json;
 pub mod measure;
 pub mod padding;
 pub mod query;
+pub mod query_bad_input;
 pub mod random;
 pub mod reference;
 pub mod step;

@@ -41,8 +41,8 @@
 //! parser. The C++ series reports 7.0x; see the book's chapter for why this step
 //! stops short of it here, and what did not help (reading only the queried columns).
 //!
-//! **Bad input** (each row is a test in `tests/bad_input.rs`; DuckDB and Polars as a
-//! guide):
+//! **Bad input** (each row is a test of `harness::query_bad_input`, the family that
+//! every query step's `tests/bad_input.rs` runs; DuckDB and Polars as a guide):
 //!
 //! | input | behaviour |
 //! |---|---|
