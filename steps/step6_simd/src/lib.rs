@@ -49,7 +49,7 @@ pub use blocks::Tier;
 pub use index::Stats;
 
 /// Step 6 on the harness's [`Step`] interface, with the tier [`Tier::chosen`]
-/// (`STEP6_TIER`, else the fastest the CPU has).
+/// (`CSV_TIER`, else the fastest the CPU has).
 pub type Step6 = With<force::Chosen>;
 
 /// Which tier a [`With`] parses with.

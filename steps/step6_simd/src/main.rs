@@ -1,7 +1,7 @@
 //! `step6 [FILE] [--group-by COLUMN] [--sum COLUMN] [--runs N] [--json] [--row-json]
 //! [--records FILE] [--verbose]`: the gate, then the query, its answer, its row, and
 //! its speedup over the same query on step 1's parser. `--verbose` says which tier
-//! ran (`STEP6_TIER=scalar|portable|sse2|avx2|neon` forces one) and how often the
+//! ran (`CSV_TIER=scalar|portable|sse2|avx2|neon` forces one) and how often the
 //! block walk fell back to the state machine.
 
 use std::path::Path;
@@ -23,7 +23,7 @@ fn main() -> ExitCode {
             Arg::new("verbose")
                 .long("verbose")
                 .action(ArgAction::SetTrue)
-                .help("say which tier ran (STEP6_TIER forces one) and how often it fell back"),
+                .help("say which tier ran (CSV_TIER forces one) and how often it fell back"),
         )
         .get_matches();
     let options = Options::from_matches(&matches);
@@ -130,10 +130,10 @@ fn verbose(path: &Path) {
             .join(", ")
     };
     eprintln!(
-        "tiers: this CPU has {}; chosen: {} (STEP6_TIER={})",
+        "tiers: this CPU has {}; chosen: {} (CSV_TIER={})",
         names(Tier::supported()),
         Tier::chosen().name(),
-        std::env::var("STEP6_TIER").unwrap_or_else(|_| "unset".into())
+        std::env::var("CSV_TIER").unwrap_or_else(|_| "unset".into())
     );
     let Ok(input) = step6::map(path) else { return };
     let mut parser = Parser::default();

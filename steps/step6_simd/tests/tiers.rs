@@ -177,7 +177,7 @@ fn a_closing_quote_then_cr_lf_across_a_block_boundary_needs_no_fallback() {
 fn the_default_tier_is_the_fastest_supported_or_the_forced_one() {
     let chosen = Tier::chosen();
     assert!(chosen.is_supported());
-    match std::env::var("STEP6_TIER") {
+    match std::env::var("CSV_TIER") {
         Ok(name) if Tier::from_name(&name).is_some_and(Tier::is_supported) => {
             assert_eq!(chosen.name(), name)
         }

@@ -62,7 +62,7 @@ impl Tier {
         Tier::Neon,
     ];
 
-    /// The name `STEP7_TIER` takes and `--verbose` prints.
+    /// The name `CSV_TIER` takes and `--verbose` prints.
     pub fn name(self) -> &'static str {
         match self {
             Tier::Scalar => "scalar",
@@ -107,18 +107,19 @@ impl Tier {
             .unwrap_or(Tier::Portable)
     }
 
-    /// The tier the parser uses: `STEP7_TIER` when it names a tier this CPU has, else
-    /// [`Tier::detect`]. Decided once per process (a bad `STEP7_TIER` is reported once).
+    /// The tier the parser uses: `CSV_TIER` when it names a tier this CPU has, else
+    /// [`Tier::detect`]. Decided once per process (a bad `CSV_TIER` is reported once).
     pub fn chosen() -> Tier {
         static CHOSEN: OnceLock<Tier> = OnceLock::new();
-        *CHOSEN.get_or_init(|| match std::env::var("STEP7_TIER") {
+        *CHOSEN.get_or_init(|| match std::env::var("CSV_TIER") {
             Err(_) => Tier::detect(),
             Ok(name) => match Tier::from_name(&name) {
                 Some(tier) if tier.is_supported() => tier,
                 _ => {
                     let detected = Tier::detect();
                     eprintln!(
-                        "step7: STEP7_TIER={name} is not a tier this CPU has (supported: {}); using {}",
+                        "{}: CSV_TIER={name} is not a tier this CPU has (supported: {}); using {}",
+                        env!("CARGO_PKG_NAME"),
                         Tier::supported()
                             .iter()
                             .map(|t| t.name())

@@ -2,7 +2,7 @@
 //! [--records FILE] [--threads N] [--chunk BYTES] [--verbose]`: the gate, then the
 //! query on N threads (default: every core), its answer, its row, and its speedup
 //! over the same query on step 1's parser. `--verbose` says which tier ran
-//! (`STEP7_TIER=scalar|portable|sse2|avx2|neon` forces one), what the chunks' scan
+//! (`CSV_TIER=scalar|portable|sse2|avx2|neon` forces one), what the chunks' scan
 //! found (chunks, how many start inside quotes, wrong speculations, bytes parsed past
 //! a chunk's end), and the query's time on 1..=N threads.
 
@@ -149,9 +149,9 @@ fn step1_speed(
 /// `--verbose`: the tiers, and what one untimed pass over `path` did.
 fn verbose(path: &Path, split: Split) {
     eprintln!(
-        "tier: {} (STEP7_TIER={}); {} threads available",
+        "tier: {} (CSV_TIER={}); {} threads available",
         Tier::chosen().name(),
-        std::env::var("STEP7_TIER").unwrap_or_else(|_| "unset".into()),
+        std::env::var("CSV_TIER").unwrap_or_else(|_| "unset".into()),
         chunks::available_threads()
     );
     let Ok(input) = step7::map(path) else { return };
