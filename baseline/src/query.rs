@@ -29,23 +29,8 @@ use std::path::Path;
 
 use harness::query::{Group, Groups, QueryError, key_text};
 
-/// Which columns the query groups by and sums, by their names in the header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Query<'q> {
-    /// The GROUP BY column (default `category`).
-    pub group_by: &'q str,
-    /// The SUM column (default `value`).
-    pub sum: &'q str,
-}
-
-impl Default for Query<'_> {
-    fn default() -> Self {
-        Query {
-            group_by: "category",
-            sum: "value",
-        }
-    }
-}
+/// Which columns the query groups by and sums: the harness's, as every query step's.
+pub use harness::query::Query;
 
 /// Why the baseline's query stopped.
 #[derive(Debug)]

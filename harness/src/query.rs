@@ -14,6 +14,26 @@ use serde_json::{Map, Value, json};
 use crate::error::{ErrorKind, ParseError};
 use crate::json::hex;
 
+/// Which columns the query groups by and sums, by their names in the header: the
+/// same type for every query step (and the baseline), so that one command line
+/// ([`crate::query_cli`]) and one family of tests serve them all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Query<'q> {
+    /// The GROUP BY column (default `category`).
+    pub group_by: &'q str,
+    /// The SUM column (default `value`).
+    pub sum: &'q str,
+}
+
+impl Default for Query<'_> {
+    fn default() -> Self {
+        Query {
+            group_by: "category",
+            sum: "value",
+        }
+    }
+}
+
 /// One group of the answer.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Group {

@@ -82,6 +82,7 @@ use harness::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
 use harness::{Error, Fingerprint, ParseError, Record as OwnedRecord, Step};
 use memmap2::Mmap;
 
+pub mod cli;
 pub mod query;
 pub mod scan;
 pub mod step1_query;

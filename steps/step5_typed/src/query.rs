@@ -11,26 +11,11 @@ use crate::table::{GroupBy, Winner};
 use crate::value::parse_value;
 use crate::{Parser, Record};
 
-/// Which columns the query groups by and sums, by their names in the header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Query<'q> {
-    /// The GROUP BY column (default `category`).
-    pub group_by: &'q str,
-    /// The SUM column (default `value`).
-    pub sum: &'q str,
-}
-
-impl Default for Query<'_> {
-    fn default() -> Self {
-        Query {
-            group_by: "category",
-            sum: "value",
-        }
-    }
-}
+/// Which columns the query groups by and sums: the harness's, as every query step's.
+pub use harness::query::Query;
 
 /// A record as the aggregation sees it: a number of fields and their cooked bytes.
-/// Step 5's views and step 1's owned records both provide it, so the same
+/// This step's views and step 1's owned records both provide it, so the same
 /// aggregation runs on both parsers (the speedup and the first cross-check).
 pub trait Fields {
     /// Fields in the record.

@@ -39,6 +39,7 @@ use harness::{Error, Fingerprint, ParseError, Record as OwnedRecord, Step};
 use memmap2::Mmap;
 
 pub mod blocks;
+pub mod cli;
 pub mod index;
 pub mod query;
 pub mod step1_query;

@@ -41,6 +41,7 @@ use memmap2::Mmap;
 
 pub mod blocks;
 pub mod chunks;
+pub mod cli;
 pub mod exact;
 pub mod index;
 pub mod query;

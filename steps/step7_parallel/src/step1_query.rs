@@ -1,9 +1,9 @@
-//! The same query on step 1's parser: the yardstick for the speedup step 7 prints,
+//! The same query on step 1's parser: the yardstick for the speedup this step prints,
 //! and the first of its cross-checks (same counts, bitwise-equal sums).
 //!
 //! Only the parser differs: the records come from `step1::for_each_record` (lines
 //! through a `BufReader`, one `Vec<u8>` per field) and go through the same
-//! [`Aggregator`] as step 6's views.
+//! [`Aggregator`] as this step's views.
 
 use std::fs::File;
 use std::io::BufReader;

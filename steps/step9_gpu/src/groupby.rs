@@ -28,23 +28,8 @@ pub const PROBES: usize = 32;
 /// Longest key the device keeps: its length has 24 bits in a slot's key word.
 pub const MAX_KEY: usize = (1 << 24) - 1;
 
-/// Which columns the query groups by and sums, by their names in the header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Query<'q> {
-    /// The GROUP BY column (default `category`).
-    pub group_by: &'q str,
-    /// The SUM column (default `value`).
-    pub sum: &'q str,
-}
-
-impl Default for Query<'_> {
-    fn default() -> Self {
-        Query {
-            group_by: "category",
-            sum: "value",
-        }
-    }
-}
+/// Which columns the query groups by and sums: the harness's, as every query step's.
+pub use harness::query::Query;
 
 /// The header's answer: the key column, the value column, the width.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

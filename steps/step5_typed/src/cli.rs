@@ -1,0 +1,34 @@
+//! The step on the command line: how `harness::query_cli` runs its query over a file,
+//! and the same query on step 1's parser for the speedup it prints. Nothing here is
+//! the step's idea; the harness does the rest (gate, timing, answer, row).
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::ArgMatches;
+use harness::Error;
+use harness::query::{Groups, Query, QueryError};
+use harness::query_cli::QueryStep;
+
+use crate::{Step5, map, query, step1_query};
+
+impl QueryStep for Step5 {
+    type Config = ();
+    const COMPARES_WITH_STEP1: bool = true;
+
+    fn config(_matches: &ArgMatches) -> Result<(), (String, ExitCode)> {
+        Ok(())
+    }
+
+    fn query_file(
+        path: &Path,
+        query: Query<'_>,
+        _config: &(),
+    ) -> Result<Result<Groups, QueryError>, Error> {
+        Ok(query::run(&map(path)?, query))
+    }
+
+    fn on_step1(path: &Path, query: Query<'_>) -> Result<Groups, String> {
+        step1_query::run(path, query).map_err(|e| format!("{e:?}"))
+    }
+}
