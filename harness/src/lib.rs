@@ -61,6 +61,8 @@ pub mod query_bad_input;
 pub mod query_cli;
 pub mod random;
 pub mod reference;
+#[cfg(any(target_os = "linux", target_os = "macos"))]
+pub mod sigbus;
 pub mod step;
 
 pub use alloc::{AllocCount, CountingAlloc};
