@@ -89,3 +89,34 @@ unsafe impl GlobalAlloc for CountingAlloc {
         unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
+
+/// A file of `rows` records of one fixed shape (a quoted field with `""` and a CR LF
+/// included) in `dir`, named after `step`, so that only the number of records
+/// differs between two such files.
+pub fn file_of(dir: &std::path::Path, step: &str, rows: usize) -> std::path::PathBuf {
+    let path = dir.join(format!("{step}_alloc_{rows}.csv"));
+    let mut csv = Vec::new();
+    for i in 0..rows {
+        csv.extend_from_slice(format!("{i:07},\"say \"\"hi\"\", twice\",3.25\r\n").as_bytes());
+    }
+    std::fs::write(&path, csv).unwrap();
+    path
+}
+
+/// Test helper: `S::pass` allocates as often over 100,000 records as over 1,000, and
+/// at most `most` times. Call it from the only test of a binary that counts with
+/// [`CountingAlloc`].
+pub fn assert_pass_allocations_constant<S: crate::Step>(dir: &std::path::Path, most: u64) {
+    let mut counts = Vec::new();
+    for rows in [1_000, 100_000] {
+        let path = file_of(dir, S::NAME, rows);
+        let (fp, counted) = count_allocations(|| S::pass(&path).unwrap());
+        assert_eq!(fp.records, rows as u64);
+        counts.push(counted.allocations);
+    }
+    assert_eq!(
+        counts[0], counts[1],
+        "allocations for 1,000 and 100,000 records"
+    );
+    assert!(counts[1] <= most, "{} allocations in one pass", counts[1]);
+}

@@ -52,6 +52,7 @@ pub mod cases;
 pub mod cli;
 pub mod dialect;
 pub mod error;
+pub mod file_tests;
 pub mod gate;
 pub mod json;
 pub mod measure;
