@@ -65,6 +65,7 @@ pub mod reference;
 #[cfg(any(target_os = "linux", target_os = "macos"))]
 pub mod sigbus;
 pub mod step;
+pub mod tier_tests;
 
 pub use alloc::{AllocCount, CountingAlloc};
 pub use error::{Error, ErrorKind, ParseError};
