@@ -59,6 +59,7 @@ pub mod measure;
 pub mod padding;
 pub mod query;
 pub mod query_bad_input;
+pub mod query_checks;
 pub mod query_cli;
 pub mod random;
 pub mod reference;

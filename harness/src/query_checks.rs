@@ -1,0 +1,187 @@
+//! The query steps' answer, cross-checked the same way for every step:
+//! [`crate::query_tests!`]. Through the step's own [`QueryStep`] (the code its binary
+//! runs), on generated files of three shapes (default, every field quoted with CR LF,
+//! no quotes):
+//!
+//! - the same answer as the same query on step 1's parser, JSON for JSON (for a step
+//!   that compares itself with step 1);
+//! - `gen`'s reference: every count, and every sum bit for bit, as the step adds:
+//!   [`Sums::RowOrder`] (`f64`s in row order from `+0.0`, steps 5 and 6) is the
+//!   reference's row-order sum; [`Sums::Exact`] (step 7 on) is its exact decimal sum,
+//!   correctly rounded. And each within the error bound of the other kind of sum;
+//! - other columns than the default ones.
+//!
+//! ```text
+//! // steps/step5_typed/tests/query.rs
+//! harness::query_tests!(step5::Step5, harness::query_checks::Sums::RowOrder);
+//! ```
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use gen_csv::{Config, Reference, generate_in_memory};
+
+use crate::query::{Groups, Query, groups_to_json};
+use crate::query_cli::{QueryStep, command};
+
+/// How a step adds its sums, and so which of the reference's sums it must give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sums {
+    /// `f64`s in row order from `+0.0`: the reference's `sum_f64`, bit for bit.
+    RowOrder,
+    /// Exactly, rounded once: the reference's exact `sum_micros`, correctly rounded.
+    Exact,
+}
+
+/// One `#[test]` per check for the query step `$step` (a [`QueryStep`]) adding its
+/// sums as `$sums` (a [`Sums`]).
+#[macro_export]
+macro_rules! query_tests {
+    ($step:ty, $sums:expr) => {
+        fn __dir() -> &'static ::std::path::Path {
+            ::std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        }
+        #[test]
+        fn same_answer_as_step_1s_parser() {
+            $crate::query_checks::same_answer_as_step_1s_parser::<$step>(__dir());
+        }
+        #[test]
+        fn same_answer_as_gens_reference() {
+            $crate::query_checks::same_answer_as_gens_reference::<$step>(__dir(), $sums);
+        }
+        #[test]
+        fn other_columns_can_be_grouped_and_summed() {
+            $crate::query_checks::other_columns_can_be_grouped_and_summed::<$step>(__dir());
+        }
+    };
+}
+
+/// The generated files the checks run on: `(name, config)`.
+pub fn configs() -> Vec<(&'static str, Config)> {
+    vec![
+        (
+            "default",
+            Config {
+                rows: 30_000,
+                ..Config::default()
+            },
+        ),
+        (
+            "all-quoted-crlf",
+            Config {
+                rows: 10_000,
+                seed: 7,
+                quoted_pct: 100.0,
+                crlf: true,
+            },
+        ),
+        (
+            "no-quotes",
+            Config {
+                rows: 10_000,
+                seed: 8,
+                quoted_pct: 0.0,
+                crlf: false,
+            },
+        ),
+    ]
+}
+
+/// A generated file written to `dir` (step 1 and the binaries read files) with its
+/// bytes and its reference.
+pub fn generated(
+    dir: &Path,
+    test: &str,
+    name: &str,
+    config: &Config,
+) -> (PathBuf, Vec<u8>, Reference) {
+    let (csv, reference) = generate_in_memory(config);
+    let path = dir.join(format!("{test}-{name}-{}.csv", std::process::id()));
+    std::fs::write(&path, &csv).unwrap();
+    (path, csv, reference)
+}
+
+/// `S`'s answer over the file at `path`, with the options its binary has by default.
+fn answer<S: QueryStep>(path: &Path, query: Query<'_>) -> Groups {
+    let matches = command::<S>().get_matches_from([S::NAME]);
+    let config = S::config(&matches).unwrap_or_else(|(message, _)| panic!("{message}"));
+    S::query_file(path, query, &config).unwrap().unwrap()
+}
+
+/// The step's answer equals the same query's on step 1's parser, JSON for JSON (what
+/// its binary checks before it prints its speedup). Nothing to check for a step that
+/// does not compare itself with step 1.
+pub fn same_answer_as_step_1s_parser<S: QueryStep>(dir: &Path) {
+    if !S::COMPARES_WITH_STEP1 {
+        return;
+    }
+    for (name, config) in configs() {
+        let (path, _, _) = generated(dir, "step1", name, &config);
+        let ours = answer::<S>(&path, Query::default());
+        let step1 = S::on_step1(&path, Query::default()).unwrap();
+        assert_eq!(groups_to_json(&ours), groups_to_json(&step1), "{name}");
+        std::fs::remove_file(path).unwrap();
+    }
+}
+
+/// Every count of `gen`'s reference, and every sum bit for bit as `sums` says; and
+/// the sum within 2 n u Σ|x| of the other kind of sum (Higham, "Accuracy and Stability
+/// of Numerical Algorithms", 4.2: recursive summation of n terms errs by at most
+/// (n − 1) u Σ|x|, u = 2^-53, plus each term's rounding when parsed).
+pub fn same_answer_as_gens_reference<S: QueryStep>(dir: &Path, sums: Sums) {
+    for (name, config) in configs() {
+        let (path, csv, reference) = generated(dir, "gen", name, &config);
+        let ours = answer::<S>(&path, Query::default());
+        assert_eq!(ours.len(), reference.groups.len(), "{name}");
+        let abs_sums = absolute_sums(&csv);
+        for (key, r) in &reference.groups {
+            let g = ours[key.as_bytes()];
+            let sum = g.sum.unwrap();
+            assert_eq!(g.count, r.count, "{name} {key}");
+            // Rust's decimal parse rounds correctly: this is the exact sum, rounded once.
+            let exact: f64 = gen_csv::decimal_from_micros(r.sum_micros).parse().unwrap();
+            let (expected, other) = match sums {
+                Sums::RowOrder => (r.sum_f64, exact),
+                Sums::Exact => (exact, r.sum_f64),
+            };
+            assert_eq!(
+                sum.to_bits(),
+                expected.to_bits(),
+                "{name} {key}: {sum} vs {expected} ({sums:?})"
+            );
+            let bound = 2.0 * r.count as f64 * f64::EPSILON * abs_sums[key.as_bytes()];
+            assert!(
+                (sum - other).abs() <= bound,
+                "{name} {key}: {sum} vs {other}"
+            );
+        }
+        std::fs::remove_file(path).unwrap();
+    }
+}
+
+/// `--group-by city --sum temp` on a file with other columns.
+pub fn other_columns_can_be_grouped_and_summed<S: QueryStep>(dir: &Path) {
+    let path = dir.join(format!("{}-other-columns.csv", S::NAME));
+    std::fs::write(&path, b"id,city,temp\n1,Oslo,-3.5\n2,Lima,20\n3,Oslo,1.5\n").unwrap();
+    let groups = answer::<S>(
+        &path,
+        Query {
+            group_by: "city",
+            sum: "temp",
+        },
+    );
+    std::fs::remove_file(path).unwrap();
+    assert_eq!(groups[&b"Oslo"[..]].sum, Some(-2.0));
+    assert_eq!(groups[&b"Lima"[..]].count, 1);
+}
+
+/// Σ|value| per category of a generated file (the reference parser's records), for
+/// the error bound.
+fn absolute_sums(csv: &[u8]) -> HashMap<Vec<u8>, f64> {
+    let mut sums = HashMap::new();
+    for record in crate::reference::parse(csv).unwrap().iter().skip(1) {
+        let value: f64 = std::str::from_utf8(&record[2]).unwrap().parse().unwrap();
+        *sums.entry(record[1].clone()).or_insert(0.0) += value.abs();
+    }
+    sums
+}
