@@ -120,3 +120,32 @@ pub fn assert_pass_allocations_constant<S: crate::Step>(dir: &std::path::Path, m
     );
     assert!(counts[1] <= most, "{} allocations in one pass", counts[1]);
 }
+
+/// Test helper for a query step: `run` (its query over CSV bytes, with the default
+/// columns) allocates as often over 200,000 generated rows as over 2,000, and fewer
+/// than 200 times: no allocation per row. Call it from the only test of a binary
+/// that counts with [`CountingAlloc`].
+pub fn assert_query_allocations_constant<E: std::fmt::Debug>(
+    run: impl Fn(&[u8]) -> Result<crate::query::Groups, E>,
+) {
+    let file = |rows| {
+        gen_csv::generate_in_memory(&gen_csv::Config {
+            rows,
+            ..Default::default()
+        })
+        .0
+    };
+    let (small, large) = (file(2_000), file(200_000));
+    let (small_groups, small_allocs) = count_allocations(|| run(&small).unwrap());
+    let (large_groups, large_allocs) = count_allocations(|| run(&large).unwrap());
+    assert_eq!(
+        small_groups.len(),
+        large_groups.len(),
+        "both files have every category"
+    );
+    assert_eq!(
+        small_allocs.allocations, large_allocs.allocations,
+        "100 times the rows, the same allocations"
+    );
+    assert!(large_allocs.allocations < 200, "{large_allocs:?}");
+}
