@@ -19,8 +19,15 @@
 //!   AddressSanitizer), seeds each one's corpus with `data/conformance/*.csv`, then runs
 //!   each for SECONDS (default 20). A crash fails it; see `fuzz/README.md`.
 //! - `cargo x nvrtc`: step 9's kernels compiled by NVRTC (the CI stage alone).
+//! - `cargo x msrv`: every member's `rust-version` covers its dependencies' (and
+//!   clippy's `incompatible_msrv`, in the clippy stage, covers its own code).
 //! - `cargo x book`: checks every `{{#include}}` of the book (file and anchor exist;
 //!   no line numbers), then builds it with `mdbook build book`.
+
+mod book;
+mod diff;
+mod fuzz;
+mod msrv;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -43,12 +50,13 @@ fn main() -> ExitCode {
         .as_slice()
     {
         ["ci"] => ci(&root),
-        ["diff", a, b] => diff(&root, a, b),
-        ["book"] => book(&root),
+        ["diff", a, b] => diff::diff(&root, a, b),
+        ["book"] => book::book(&root),
+        ["msrv"] => msrv::check(&root),
         ["nvrtc"] => nvrtc_step9(&root),
-        ["fuzz"] => fuzz(&root, CI_FUZZ_SECONDS),
+        ["fuzz"] => fuzz::fuzz(&root, CI_FUZZ_SECONDS),
         ["fuzz", seconds] => match seconds.parse() {
-            Ok(seconds) => fuzz(&root, seconds),
+            Ok(seconds) => fuzz::fuzz(&root, seconds),
             Err(_) => Err(format!("not a number of seconds: {seconds}")),
         },
         ["steps"] => {
@@ -61,7 +69,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         _ => Err(
-            "usage: cargo x ci | cargo x book | cargo x nvrtc | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps"
+            "usage: cargo x ci | cargo x book | cargo x msrv | cargo x nvrtc | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps"
                 .to_string(),
         ),
     };
@@ -132,6 +140,7 @@ fn ci(root: &Path) -> Result<(), String> {
             "warnings",
         ],
     )?;
+    msrv::check(root)?;
     // The README's test command. REQUIRE_CXX=1: step 9's kernels run on the host's C++
     // compiler (`tests/kernels_on_host.rs`), which must not skip in CI.
     run_env(
@@ -160,8 +169,8 @@ fn ci(root: &Path) -> Result<(), String> {
         "bash",
         &["bench.sh", "--quick", "--peers"],
     )?;
-    book(root)?;
-    fuzz(root, CI_FUZZ_SECONDS)?;
+    book::book(root)?;
+    fuzz::fuzz(root, CI_FUZZ_SECONDS)?;
     println!("\nci: all checks passed");
     Ok(())
 }
@@ -267,7 +276,7 @@ fn smoke(root: &Path) -> Result<(), String> {
         "target/release/gen",
         &["--rows", SMOKE_ROWS, "--out", file_str],
     )?;
-    let cases = conformance_cases(root)?;
+    let cases = fuzz::conformance_cases(root)?;
     for (n, _) in steps(root) {
         let bin = format!("target/release/step{n}");
         run(root, &bin, &[file_str, "--runs", "1"])?;
@@ -292,266 +301,4 @@ fn smoke(root: &Path) -> Result<(), String> {
         );
     }
     Ok(())
-}
-
-/// Builds every fuzz target (nightly, AddressSanitizer: cargo-fuzz's default), seeds
-/// its corpus with the conformance cases, and runs it for `seconds`. libFuzzer stops at
-/// the first crash and writes the input to `fuzz/artifacts/TARGET/`; that fails here.
-fn fuzz(root: &Path, seconds: u64) -> Result<(), String> {
-    let start = std::time::Instant::now();
-    run(
-        root,
-        "cargo",
-        &["fmt", "--check", "--manifest-path", "fuzz/Cargo.toml"],
-    )?;
-    run(root, "cargo", &["+nightly", "fuzz", "build"])?;
-    let list = Command::new("cargo")
-        .args(["+nightly", "fuzz", "list"])
-        .current_dir(root)
-        .output()
-        .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
-    let targets = String::from_utf8_lossy(&list.stdout).to_string();
-    let cases = conformance_cases(root)?;
-    let max_time = format!("-max_total_time={seconds}");
-    for target in targets.split_whitespace() {
-        let corpus = root.join("fuzz/corpus").join(target);
-        std::fs::create_dir_all(&corpus).map_err(|e| format!("{}: {e}", corpus.display()))?;
-        for (csv, _) in &cases {
-            let seed = corpus.join(csv.file_name().unwrap_or_default());
-            std::fs::copy(csv, &seed).map_err(|e| format!("{}: {e}", seed.display()))?;
-        }
-        run(
-            root,
-            "cargo",
-            &["+nightly", "fuzz", "run", target, "--", &max_time],
-        )
-        .map_err(|e| {
-            format!("{e}\nthe crashing input is in fuzz/artifacts/{target}/; see fuzz/README.md")
-        })?;
-    }
-    println!(
-        "fuzz: every target ran {seconds} s without a crash ({:.0} s in all)",
-        start.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
-
-fn conformance_cases(root: &Path) -> Result<Vec<(PathBuf, PathBuf)>, String> {
-    let dir = root.join("data/conformance");
-    let mut cases: Vec<_> = std::fs::read_dir(&dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "csv"))
-        .map(|csv| {
-            let json = csv.with_extension("json");
-            (csv, json)
-        })
-        .collect();
-    cases.sort();
-    Ok(cases)
-}
-
-fn diff(root: &Path, a: &str, b: &str) -> Result<(), String> {
-    let find = |n: &str| {
-        let n: u32 = n
-            .trim_start_matches("step")
-            .parse()
-            .map_err(|_| format!("not a step number: {n}"))?;
-        steps(root)
-            .into_iter()
-            .find(|(k, _)| *k == n)
-            .map(|(_, dir)| dir)
-            .ok_or(format!("no step {n}"))
-    };
-    let (a, b) = (find(a)?, find(b)?);
-    // A folder only one step has (step 9's kernels) is compared with an empty one, and
-    // -N shows a file only one side has in full: new files are the idea too.
-    let empty = root.join("target/stepdiff-empty");
-    std::fs::create_dir_all(&empty).map_err(|e| format!("{}: {e}", empty.display()))?;
-    let rel = |p: &Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
-    for folder in ["src", "kernels"] {
-        let (from, to) = (a.join(folder), b.join(folder));
-        if !from.is_dir() && !to.is_dir() {
-            continue;
-        }
-        let side = |p: PathBuf| if p.is_dir() { p } else { empty.clone() };
-        // diff exits 1 when the files differ, which is the expected case here.
-        let status = Command::new("diff")
-            .args(["-ruN", "--color=auto", &rel(&side(from)), &rel(&side(to))])
-            .current_dir(root)
-            .status()
-            .map_err(|e| format!("cannot run diff: {e}"))?;
-        if status.code().is_none_or(|c| c > 1) {
-            return Err(format!("diff failed ({status})"));
-        }
-    }
-    Ok(())
-}
-
-/// Checks the book's includes, then builds it.
-fn book(root: &Path) -> Result<(), String> {
-    let count = check_book_includes(&root.join("book/src"))?;
-    println!("book: all {count} includes name an existing file and anchor");
-    run(root, "mdbook", &["build", "book"])
-}
-
-/// mdBook only warns when an include's anchor is missing, and silently includes the
-/// wrong lines when code moves under a line-number include: both fail here.
-fn check_book_includes(src: &Path) -> Result<usize, String> {
-    let mut count = 0;
-    let mut problems = Vec::new();
-    for md in markdown_files(src) {
-        let text = std::fs::read_to_string(&md).map_err(|e| format!("{}: {e}", md.display()))?;
-        problems.extend(unfenced_code_includes(&text).into_iter().map(|t| {
-            format!("{}: {{{{#include {t}}}}} is code outside a ``` fence: mdBook would render it as text", md.display())
-        }));
-        for (target, anchor) in includes(&text) {
-            count += 1;
-            let file = md.parent().unwrap_or(src).join(&target);
-            let where_ = format!("{}: {{{{#include {target}}}}}", md.display());
-            let Ok(body) = std::fs::read_to_string(&file) else {
-                problems.push(format!("{where_}: no such file"));
-                continue;
-            };
-            match anchor {
-                None => {}
-                Some(a) if a.chars().next().is_some_and(|c| c.is_ascii_digit()) => {
-                    problems.push(format!("{where_}: includes by line number; use an anchor"));
-                }
-                Some(a)
-                    if !has_marker(&body, "ANCHOR", &a) || !has_marker(&body, "ANCHOR_END", &a) =>
-                {
-                    problems.push(format!(
-                        "{where_}: anchor `{a}` not found (needs ANCHOR: {a} and ANCHOR_END: {a})"
-                    ));
-                }
-                Some(_) => {}
-            }
-        }
-    }
-    if problems.is_empty() {
-        Ok(count)
-    } else {
-        Err(problems.join("\n"))
-    }
-}
-
-/// True when a line of `body` holds `MARKER: name` as mdBook reads it: the name is the
-/// run of letters, digits, `_` and `-` after the colon.
-fn has_marker(body: &str, marker: &str, name: &str) -> bool {
-    let tag = format!("{marker}:");
-    body.lines().any(|line| {
-        line.match_indices(&tag).any(|(at, _)| {
-            let word_before = line[..at]
-                .chars()
-                .next_back()
-                .is_some_and(|c| c.is_alphanumeric() || c == '_');
-            let rest = line[at + tag.len()..].trim_start();
-            let word: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
-                .collect();
-            !word_before && word == name
-        })
-    })
-}
-
-/// The includes of files other than Markdown that stand outside a fenced code block.
-fn unfenced_code_includes(text: &str) -> Vec<String> {
-    let mut in_fence = false;
-    let mut found = Vec::new();
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            in_fence = !in_fence;
-            continue;
-        }
-        if !in_fence {
-            found.extend(
-                includes(line)
-                    .into_iter()
-                    .map(|(path, _)| path)
-                    .filter(|p| !p.ends_with(".md")),
-            );
-        }
-    }
-    found
-}
-
-/// `(path, anchor)` of every `{{#include path[:anchor]}}` in `text`.
-fn includes(text: &str) -> Vec<(String, Option<String>)> {
-    text.split("{{#")
-        .skip(1)
-        .filter_map(|rest| {
-            let inner = rest.split("}}").next()?;
-            let arg = inner
-                .strip_prefix("include ")
-                .or_else(|| inner.strip_prefix("rustdoc_include "))?
-                .trim();
-            Some(match arg.split_once(':') {
-                Some((path, anchor)) => (path.to_string(), Some(anchor.to_string())),
-                None => (arg.to_string(), None),
-            })
-        })
-        .collect()
-}
-
-fn markdown_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            out.extend(markdown_files(&path));
-        } else if path.extension().is_some_and(|e| e == "md") {
-            out.push(path);
-        }
-    }
-    out.sort();
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn finds_includes_with_and_without_anchors() {
-        let text = "a {{#include ../x.rs:state}} b {{#include ../y.md}} {{#title t}}";
-        assert_eq!(
-            includes(text),
-            [
-                ("../x.rs".to_string(), Some("state".to_string())),
-                ("../y.md".to_string(), None)
-            ]
-        );
-    }
-
-    #[test]
-    fn the_book_includes_resolve() {
-        let src = workspace_root().join("book/src");
-        assert!(check_book_includes(&src).unwrap() > 0);
-    }
-
-    #[test]
-    fn a_missing_anchor_or_a_line_number_fails() {
-        let dir = std::env::temp_dir().join(format!("xtask-book-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("code.rs"),
-            "// ANCHOR: real\nfn f() {}\n// ANCHOR_END: real\n",
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join("bad.md"),
-            "{{#include code.rs:gone}} {{#include code.rs:1:3}} {{#include none.rs}}",
-        )
-        .unwrap();
-        let err = check_book_includes(&dir).unwrap_err();
-        assert!(
-            err.contains("anchor `gone` not found")
-                && err.contains("line number")
-                && err.contains("no such file"),
-            "{err}"
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
 }

@@ -1,0 +1,43 @@
+//! `cargo stepdiff A B`: the source diff from step A to step B, the one idea B adds.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::steps;
+
+pub fn diff(root: &Path, a: &str, b: &str) -> Result<(), String> {
+    let find = |n: &str| {
+        let n: u32 = n
+            .trim_start_matches("step")
+            .parse()
+            .map_err(|_| format!("not a step number: {n}"))?;
+        steps(root)
+            .into_iter()
+            .find(|(k, _)| *k == n)
+            .map(|(_, dir)| dir)
+            .ok_or(format!("no step {n}"))
+    };
+    let (a, b) = (find(a)?, find(b)?);
+    // A folder only one step has (step 9's kernels) is compared with an empty one, and
+    // -N shows a file only one side has in full: new files are the idea too.
+    let empty = root.join("target/stepdiff-empty");
+    std::fs::create_dir_all(&empty).map_err(|e| format!("{}: {e}", empty.display()))?;
+    let rel = |p: &Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
+    for folder in ["src", "kernels"] {
+        let (from, to) = (a.join(folder), b.join(folder));
+        if !from.is_dir() && !to.is_dir() {
+            continue;
+        }
+        let side = |p: PathBuf| if p.is_dir() { p } else { empty.clone() };
+        // diff exits 1 when the files differ, which is the expected case here.
+        let status = Command::new("diff")
+            .args(["-ruN", "--color=auto", &rel(&side(from)), &rel(&side(to))])
+            .current_dir(root)
+            .status()
+            .map_err(|e| format!("cannot run diff: {e}"))?;
+        if status.code().is_none_or(|c| c > 1) {
+            return Err(format!("diff failed ({status})"));
+        }
+    }
+    Ok(())
+}
