@@ -9,7 +9,7 @@ usage() {
 Usage: ./bench.sh [--rows N | --file PATH | --quick] [--runs N] [--steps LIST] [--threads [N]] [--peers]
 
 Builds every step (cargo build --release --workspace --bins), then runs each step binary,
-the csv crate's baseline (its pass, and with --query its GROUP BY) and the limit on the
+the csv crate's baseline (its pass, and its GROUP BY: `baseline --query`) and the limit on the
 same file, --runs times, interleaved (round 1 of every row, then round 2, ...), each run a
 process of its own (`--json --runs 1`, or `--row-json --runs 1` for a step that has it
 and for the baseline's query; a limit run is its best of 20 passes, which take
@@ -32,10 +32,13 @@ Options:
                  target/bench/quick/: what CI runs
   --runs N       runs of each row; the best is reported [default: 3]
   --steps LIST   only these steps, e.g. 1,3,4 [default: every steps/stepN_* crate]
-  --threads [N]  add a limit row counted on N threads [default N: every core]
+  --threads [N]  add a limit row counted on N threads [default N: every core]; steps 7
+                 and 8 and the peers use every core whatever it says (the table notes
+                 which rows ran on more than one thread)
   --peers        add the tools a reader would use instead, running the same query:
                  Polars, DuckDB and pyarrow (Python, pinned in tools/peers/requirements.txt,
-                 installed from PyPI into target/peers/venv on first use; skipped with a
+                 installed from PyPI into target/peers/venv on first use, about 450 MB
+                 and a minute of downloads, Python 3 with venv; skipped with a
                  line saying why when they cannot be installed, an error with
                  REQUIRE_PEERS=1), and the simd-csv crate (baseline --query --simd-csv).
                  Each is timed inside its process (import and start-up apart) and its
@@ -304,4 +307,7 @@ else
   echo "The baseline's fingerprint equals $first_step's on this file." >&2
 fi
 [[ -z $answer_note ]] || echo "Note: $answer_note" >&2
+if (( quick )); then
+  echo "Note: --quick measures a 1 MB file once: start-up, first touches and caches weigh on every row (the peers' most, the limit's least), so its numbers say that the pipeline works, not how fast anything is." >&2
+fi
 echo "Wrote ${out_dir#"$root"/}/results.json, table.md and mbps.svg." >&2

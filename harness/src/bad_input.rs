@@ -29,7 +29,7 @@ macro_rules! bad_input_tests {
             invalid_utf8_key, missing_path, directory, unreadable_file, field_of_100_mb,
             truncated_while_mapped);
         #[test]
-        #[ignore = "writes a sparse file over 4 GiB (no disk) and reads it all: \
+        #[ignore = "writes a sparse file over 4 GiB (it takes no disk space) and reads it all: \
                     BAD_INPUT_4GIB=1 cargo test --release --test bad_input_cli -- --ignored"]
         fn over_4_gib() {
             $crate::bad_input::over_4_gib(::std::path::Path::new($bin));

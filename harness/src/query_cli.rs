@@ -184,8 +184,13 @@ fn run<S: QueryStep>(
     }
     cli::print_measurement(&m, false);
     if let Some(best) = step1_best {
+        let dev = if crate::measure::BUILD == "release" {
+            ""
+        } else {
+            " (a dev build: not representative either)"
+        };
         println!(
-            "\nthe same query on step 1's parser: best {best:.3} s; step {} is {:.1}x faster",
+            "\nthe same query on step 1's parser: best {best:.3} s; step {} is {:.1}x faster{dev}",
             S::NUMBER,
             best / m.best().as_secs_f64()
         );

@@ -270,7 +270,10 @@ pub fn results(meta: &Meta, file: Value, rows: &[Row]) -> Value {
             // row that does not has no speedup over step 1 to show.
             let (x_step1, x_step1_of) = match best["speedup_over_step1"].as_f64() {
                 Some(x) => (Some(x), Some("query")),
-                None if row.query() => (None, None),
+                // A query row (steps 5 and later, the yardsticks' queries, the peers)
+                // that does not time step 1 itself: its MB/s over step 1's parse
+                // would set a query (or step 8's load) against a parse.
+                None if row.kind() == "query" => (None, None),
                 None => (ratio(step1), Some("MB/s")),
             };
             let failed = row.failed();
@@ -395,6 +398,21 @@ pub fn table(results: &Value) -> String {
     {
         out += "A query row without x step 1 (–) does not time the same query on step 1's \
                 parser, and its MB/s over step 1's would set a query against a parse.\n";
+    }
+    let parallel: Vec<String> = rows
+        .iter()
+        .filter(|r| r["role"] != "limit" && r["threads"].as_u64().is_some_and(|t| t > 1))
+        .map(|r| format!("{} ({})", s(&r["label"]), r["threads"]))
+        .collect();
+    if !parallel.is_empty() {
+        out += &format!(
+            "Rows on more than one thread (threads): {}; every other row ran on one.\n",
+            parallel.join(", ")
+        );
+    }
+    if rows.iter().any(|r| r["step"] == "baseline-simd-csv") {
+        out += "baseline query (simd-csv): the csv crate's query with the simd-csv reader \
+                instead (bench.sh --peers), the same number parse and table.\n";
     }
     if rows.iter().any(|r| r["role"] == "peer") {
         out += "A peer (Polars, DuckDB, pyarrow) runs the same query in Python, timed inside \
@@ -581,6 +599,26 @@ mod tests {
             "{table}"
         );
         assert_eq!(results["rows"][3]["mb_per_s"], Value::Null);
+    }
+
+    #[test]
+    fn a_query_step_that_does_not_time_step_1_has_no_speedup_and_threads_are_noted() {
+        let step8 =
+            run("step", "step8", 8, 0.4, 125.0).replace("\"idea\"", "\"threads\":2,\"idea\"");
+        let lines = [run("step", "step1", 1, 0.5, 100.0), step8].join("\n");
+        let table = table(&results(
+            &Meta::default(),
+            json!({}),
+            &rows(&lines).unwrap(),
+        ));
+        assert!(
+            table.contains("| 8 step8 | i | 125 | 1.0 | 1,234 | – | – |"),
+            "{table}"
+        );
+        assert!(
+            table.contains("Rows on more than one thread (threads): 8 step8 (2)"),
+            "{table}"
+        );
     }
 
     #[test]
