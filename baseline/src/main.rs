@@ -23,7 +23,7 @@ use baseline::{Baseline, Difference, Survey, survey};
 use clap::{Arg, ArgAction};
 use harness::cli::{self, Options};
 use harness::measure::{Measurement, thousands, time_runs};
-use harness::query::{Groups, groups_to_json, groups_to_table};
+use harness::query::{Groups, groups_to_json};
 use harness::{Fingerprint, Step, gate};
 
 #[global_allocator]
@@ -193,20 +193,9 @@ fn run_query(
         println!("{json}");
         return ExitCode::SUCCESS;
     }
-    print_answer(path, query, groups);
+    harness::query_cli::print_answer(path, query, groups);
     cli::print_measurement(&m, false);
     ExitCode::SUCCESS
-}
-
-fn print_answer(path: &Path, query: Query<'_>, groups: &Groups) {
-    println!(
-        "\nSELECT {}, COUNT(*), SUM({}) FROM {} GROUP BY {}\n",
-        query.group_by,
-        query.sum,
-        path.display(),
-        query.group_by
-    );
-    println!("{}", groups_to_table(groups, query.group_by, query.sum));
 }
 
 /// Prints why the query stopped (as JSON with `--json`, like step 5's errors) and

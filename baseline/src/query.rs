@@ -164,39 +164,65 @@ pub fn run<R: io::Read>(
     query: Query<'_>,
 ) -> Result<Groups, QueryFailure> {
     let header = reader.byte_headers()?;
-    if header.is_empty() {
-        // A header has at least one field; an input without a record gives none.
-        return Err(QueryError::NoHeader.into());
-    }
-    let column = |name: &str| {
-        header
-            .iter()
-            .position(|h| h == name.as_bytes())
-            .ok_or_else(|| QueryError::MissingColumn {
-                column: name.to_string(),
-                header: header.iter().map(key_text).collect(),
-            })
-    };
-    let (key, value) = (column(query.group_by)?, column(query.sum)?);
-
-    let mut groups: hashbrown::HashMap<Vec<u8>, Acc> = hashbrown::HashMap::new();
+    let (key, value) = columns(|| header.iter(), query)?;
+    let mut groups = Table::new();
     let mut record = csv::ByteRecord::new();
     while reader.read_byte_record(&mut record)? {
         // Both indexes are in range: the reader has checked the record's width.
         let number = parse_value(&record[value]).ok_or_else(|| invalid(&record, value, query))?;
-        match groups.get_mut(&record[key]) {
-            Some(acc) => acc.add(number),
-            None => {
-                let mut acc = Acc::default();
-                acc.add(number);
-                groups.insert(record[key].to_vec(), acc);
-            }
+        add(&mut groups, &record[key], number);
+    }
+    Ok(answer(&groups))
+}
+
+/// The groups as the query adds them: a key's bytes to its accumulator.
+pub type Table = hashbrown::HashMap<Vec<u8>, Acc>;
+
+/// The positions of the query's two columns in the header whose fields `header()`
+/// iterates (a function, so that no reader's iterator needs to be `Clone`, and
+/// nothing is collected: the query allocates nothing it does not keep).
+///
+/// # Errors
+/// [`QueryError::NoHeader`] for an empty header (an input without a record),
+/// [`QueryError::MissingColumn`] with the header's names.
+pub fn columns<'h, I: Iterator<Item = &'h [u8]>>(
+    header: impl Fn() -> I,
+    query: Query<'_>,
+) -> Result<(usize, usize), QueryError> {
+    if header().next().is_none() {
+        // A header has at least one field; an input without a record gives none.
+        return Err(QueryError::NoHeader);
+    }
+    let column = |name: &str| {
+        header()
+            .position(|h| h == name.as_bytes())
+            .ok_or_else(|| QueryError::MissingColumn {
+                column: name.to_string(),
+                header: header().map(key_text).collect(),
+            })
+    };
+    Ok((column(query.group_by)?, column(query.sum)?))
+}
+
+/// Adds one record's value to its group: looked up by the key's bytes first, so a
+/// key is copied once, when its group is born, and no row allocates.
+pub fn add(groups: &mut Table, key: &[u8], number: Option<f64>) {
+    match groups.get_mut(key) {
+        Some(acc) => acc.add(number),
+        None => {
+            let mut acc = Acc::default();
+            acc.add(number);
+            groups.insert(key.to_vec(), acc);
         }
     }
-    Ok(groups
+}
+
+/// The table as the answer.
+pub fn answer(groups: &Table) -> Groups {
+    groups
         .iter()
         .map(|(k, acc)| (k.clone(), acc.group()))
-        .collect())
+        .collect()
 }
 // ANCHOR_END: run
 

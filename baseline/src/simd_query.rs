@@ -18,9 +18,9 @@
 use std::fs::File;
 use std::path::Path;
 
-use harness::query::{Groups, QueryError, key_text};
+use harness::query::{Groups, QueryError};
 
-use crate::query::{Acc, Query, QueryFailure, parse_value};
+use crate::query::{Query, QueryFailure, Table, add, answer, columns, parse_value};
 
 /// Bytes the reader asks the file for at a time: its default is 8 KiB; 1 MiB makes
 /// the read calls negligible, as a user tuning for speed would.
@@ -42,21 +42,8 @@ pub fn run_path(path: &Path, query: Query<'_>) -> Result<Groups, QueryFailure> {
         .buffer_capacity(BUFFER)
         .from_reader(file);
     let header = reader.byte_headers().map_err(failure)?;
-    if header.is_empty() {
-        return Err(QueryError::NoHeader.into());
-    }
-    let column = |name: &str| {
-        header
-            .iter()
-            .position(|h| h == name.as_bytes())
-            .ok_or_else(|| QueryError::MissingColumn {
-                column: name.to_string(),
-                header: header.iter().map(key_text).collect(),
-            })
-    };
-    let (key, value) = (column(query.group_by)?, column(query.sum)?);
-
-    let mut groups: hashbrown::HashMap<Vec<u8>, Acc> = hashbrown::HashMap::new();
+    let (key, value) = columns(|| header.iter(), query)?;
+    let mut groups = Table::new();
     let mut record_index = 0u64;
     while let Some(record) = reader.read_byte_record().map_err(failure)? {
         record_index += 1;
@@ -71,19 +58,9 @@ pub fn run_path(path: &Path, query: Query<'_>) -> Result<Groups, QueryFailure> {
             column: query.sum.to_string(),
             text: v.to_vec(),
         })?;
-        match groups.get_mut(k.as_ref()) {
-            Some(acc) => acc.add(number),
-            None => {
-                let mut acc = Acc::default();
-                acc.add(number);
-                groups.insert(k.into_owned(), acc);
-            }
-        }
+        add(&mut groups, &k, number);
     }
-    Ok(groups
-        .iter()
-        .map(|(k, acc)| (k.clone(), acc.group()))
-        .collect())
+    Ok(answer(&groups))
 }
 
 /// The reader's error as the query's: a record of another width is

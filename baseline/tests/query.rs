@@ -8,36 +8,7 @@ use baseline::query::{self, Query, QueryFailure};
 use gen_csv::{Config, generate_in_memory};
 use harness::ParseError;
 use harness::query::{Group, Groups, QueryError, groups_to_json};
-
-fn configs() -> Vec<(&'static str, Config)> {
-    vec![
-        (
-            "default",
-            Config {
-                rows: 30_000,
-                ..Config::default()
-            },
-        ),
-        (
-            "all-quoted-crlf",
-            Config {
-                rows: 10_000,
-                seed: 7,
-                quoted_pct: 100.0,
-                crlf: true,
-            },
-        ),
-        (
-            "no-quotes",
-            Config {
-                rows: 10_000,
-                seed: 8,
-                quoted_pct: 0.0,
-                crlf: false,
-            },
-        ),
-    ]
-}
+use harness::query_checks::configs;
 
 fn temp_path(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("baseline-query-{name}-{}.csv", std::process::id()))

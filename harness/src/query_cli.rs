@@ -171,14 +171,7 @@ fn run<S: QueryStep>(
         println!("{json}");
         return Ok(());
     }
-    println!(
-        "\nSELECT {}, COUNT(*), SUM({}) FROM {} GROUP BY {}\n",
-        query.group_by,
-        query.sum,
-        path.display(),
-        query.group_by
-    );
-    println!("{}", groups_to_table(groups, query.group_by, query.sum));
+    print_answer(path, query, groups);
     for (key, value) in described {
         println!("{key}: {value}");
     }
@@ -196,6 +189,18 @@ fn run<S: QueryStep>(
         );
     }
     Ok(())
+}
+
+/// Prints the query as SQL and its answer as a table: what every query binary shows.
+pub fn print_answer(path: &Path, query: Query<'_>, groups: &Groups) {
+    println!(
+        "\nSELECT {}, COUNT(*), SUM({}) FROM {} GROUP BY {}\n",
+        query.group_by,
+        query.sum,
+        path.display(),
+        query.group_by
+    );
+    println!("{}", groups_to_table(groups, query.group_by, query.sum));
 }
 
 /// Times the same query on step 1's parser and checks that it gives the same answer,

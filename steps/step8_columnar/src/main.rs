@@ -440,17 +440,7 @@ fn bench(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
         println!("{json}");
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
-        "\nSELECT {}, COUNT(*), SUM({}) FROM {} GROUP BY {}\n",
-        query.group_by,
-        query.sum,
-        path.display(),
-        query.group_by
-    );
-    println!(
-        "{}",
-        groups_to_table(&last.groups, query.group_by, query.sum)
-    );
+    harness::query_cli::print_answer(&path, query, &last.groups);
     println!(
         "on {} thread(s); the row times the load (CSV to table)",
         split.threads

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use clap::{Arg, ArgAction, ArgMatches};
 use harness::cli::{self, Options};
 use harness::measure::{Measurement, time_runs};
-use harness::query::{QueryError, groups_to_json, groups_to_table};
+use harness::query::{QueryError, groups_to_json};
 use step9::device::{self, Choice, Device};
 use step9::groupby::Query;
 use step9::{Step9, tiles};
@@ -150,14 +150,7 @@ fn run(
         println!("{json}");
         return Ok(());
     }
-    println!(
-        "\nSELECT {}, COUNT(*), SUM({}) FROM {} GROUP BY {}\n",
-        query.group_by,
-        query.sum,
-        path.display(),
-        query.group_by
-    );
-    println!("{}", groups_to_table(groups, query.group_by, query.sum));
+    harness::query_cli::print_answer(path, query, groups);
     println!(
         "on {} (tiles of {} bytes, slices of {})",
         device.name(),
