@@ -28,7 +28,8 @@ use crate::blocks::Neon;
 #[cfg(target_arch = "x86_64")]
 use crate::blocks::{Avx2, Sse2};
 use crate::blocks::{BLOCK, Kernel, Masks, Portable, Tier};
-use crate::{Parser, Record, Span, State};
+use crate::machine::{Parser, State};
+use crate::record::{Record, Span};
 
 /// What a pass did: printed by `--verbose`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

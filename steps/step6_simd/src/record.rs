@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use harness::dialect::QUOTE;
 
-use crate::State;
+use crate::machine::State;
 
 // ANCHOR: field
 /// One field: a view into the input, valid as long as the input (`'a`).

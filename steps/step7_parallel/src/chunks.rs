@@ -21,7 +21,7 @@ use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterato
 
 use harness::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
 
-use crate::State;
+use crate::machine::State;
 
 /// The states, in the order a [`Transition`] indexes them.
 pub const STATES: [State; 5] = [
