@@ -16,6 +16,7 @@
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
@@ -47,16 +48,22 @@ pub trait QueryStep: Step {
     /// The message and the exit status, when the options cannot be honoured.
     fn config(matches: &ArgMatches) -> Result<Self::Config, (String, ExitCode)>;
 
+    /// A command of the step's own that is not the query (step 9's `--write-ptx`):
+    /// its exit status when `matches` ask for it, before the gate; `None` otherwise.
+    fn own_command(_matches: &ArgMatches) -> Option<ExitCode> {
+        None
+    }
+
     /// Runs `query` over the file at `path`, the step's way: one timed run.
     ///
     /// # Errors
-    /// [`Error`] when the file cannot be read (the outer error); the query's own error
-    /// inside.
+    /// [`RunError`] when there is no answer at all (the file cannot be read, the
+    /// device failed); the query's own error inside.
     fn query_file(
         path: &Path,
         query: Query<'_>,
         config: &Self::Config,
-    ) -> Result<Result<Groups, QueryError>, Error>;
+    ) -> Result<Result<Groups, QueryError>, RunError>;
 
     /// The same query on step 1's parser, for the speedup and the cross-check, when
     /// [`QueryStep::COMPARES_WITH_STEP1`]; an error is any failure, described.
@@ -73,10 +80,49 @@ pub trait QueryStep: Step {
     /// `--verbose`: what the step says about `path` before the timed runs.
     fn verbose(_path: &Path, _config: &Self::Config) {}
 
+    /// What the step says after the timed runs, `times` long (step 9's `--verbose`:
+    /// the last run's stages).
+    fn after_runs(_path: &Path, _config: &Self::Config, _times: &[Duration]) {}
+
     /// What the row says of the config (`"threads": 2`), in the JSON and in a line
     /// under the answer; empty for a step without options.
     fn describe(_config: &Self::Config) -> Vec<(&'static str, serde_json::Value)> {
         Vec::new()
+    }
+}
+
+/// Why a run gave no answer at all (a query's own error is an answer, [`QueryError`]).
+#[derive(Debug)]
+pub enum RunError {
+    /// The file could not be read: exit status 2.
+    File(Error),
+    /// The step's own machinery failed (step 9: a CUDA call), in words: exit status 1.
+    Step(String),
+}
+
+impl From<Error> for RunError {
+    fn from(e: Error) -> RunError {
+        RunError::File(e)
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::File(e) => e.fmt(f),
+            RunError::Step(message) => f.write_str(message),
+        }
+    }
+}
+
+/// Prints `e` after the step's name and returns its exit status.
+fn run_failed<S: QueryStep>(e: &RunError) -> ExitCode {
+    match e {
+        RunError::File(e) => cli::fail(S::NAME, e),
+        RunError::Step(message) => {
+            eprintln!("{}: {message}", S::NAME);
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -97,6 +143,9 @@ pub fn command<S: QueryStep>() -> Command {
 /// The whole `main` of a query step.
 pub fn run_query<S: QueryStep>() -> ExitCode {
     let matches = command::<S>().get_matches();
+    if let Some(code) = S::own_command(&matches) {
+        return code;
+    }
     let options = Options::from_matches(&matches);
     if let Some(path) = &options.records {
         return cli::dump_records::<S>(path);
@@ -137,8 +186,9 @@ fn run<S: QueryStep>(
     config: &S::Config,
 ) -> Result<(), ExitCode> {
     let (answers, times, allocs) = time_runs(options.runs, || {
-        S::query_file(path, query, config).map_err(|e| cli::fail(S::NAME, &e))
+        S::query_file(path, query, config).map_err(|e| run_failed::<S>(&e))
     })?;
+    S::after_runs(path, config, &times);
     let groups = match &answers[0] {
         Ok(groups) => groups,
         Err(e) => return Err(report::<S>(e, options.json)),
@@ -173,7 +223,10 @@ fn run<S: QueryStep>(
     }
     print_answer(path, query, groups);
     for (key, value) in described {
-        println!("{key}: {value}");
+        match value {
+            serde_json::Value::String(text) => println!("{key}: {text}"),
+            value => println!("{key}: {value}"),
+        }
     }
     cli::print_measurement(&m, false);
     if let Some(best) = step1_best {

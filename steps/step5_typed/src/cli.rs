@@ -6,9 +6,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::ArgMatches;
-use harness::Error;
 use harness::query::{Groups, Query, QueryError};
-use harness::query_cli::QueryStep;
+use harness::query_cli::{QueryStep, RunError};
 
 use crate::{Step5, map, query, step1_query};
 
@@ -24,7 +23,7 @@ impl QueryStep for Step5 {
         path: &Path,
         query: Query<'_>,
         _config: &(),
-    ) -> Result<Result<Groups, QueryError>, Error> {
+    ) -> Result<Result<Groups, QueryError>, RunError> {
         Ok(query::run(&map(path)?, query))
     }
 

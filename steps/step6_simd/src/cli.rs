@@ -7,9 +7,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::ArgMatches;
-use harness::Error;
 use harness::query::{Groups, Query, QueryError};
-use harness::query_cli::QueryStep;
+use harness::query_cli::{QueryStep, RunError};
 
 use crate::{Parser, Step6, Tier, map, query, step1_query};
 
@@ -27,7 +26,7 @@ impl QueryStep for Step6 {
         path: &Path,
         query: Query<'_>,
         _config: &(),
-    ) -> Result<Result<Groups, QueryError>, Error> {
+    ) -> Result<Result<Groups, QueryError>, RunError> {
         Ok(query::run(&map(path)?, query))
     }
 

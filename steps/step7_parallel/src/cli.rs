@@ -9,9 +9,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{Arg, ArgMatches, Command};
-use harness::Error;
 use harness::query::{Groups, Query, QueryError};
-use harness::query_cli::QueryStep;
+use harness::query_cli::{QueryStep, RunError};
 
 use crate::query::{self, Split};
 use crate::{Step7, Tier, chunks, fingerprint_chunked, fingerprint_in, map, step1_query};
@@ -55,7 +54,7 @@ impl QueryStep for Step7 {
         path: &Path,
         query: Query<'_>,
         split: &Split,
-    ) -> Result<Result<Groups, QueryError>, Error> {
+    ) -> Result<Result<Groups, QueryError>, RunError> {
         Ok(query::run_split(&map(path)?, query, *split))
     }
 

@@ -46,6 +46,7 @@ pub use record::{Field, Record, Span};
 pub mod arrow;
 pub mod blocks;
 pub mod chunks;
+pub mod cli;
 pub mod date;
 pub mod encode;
 pub mod error;

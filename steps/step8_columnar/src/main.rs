@@ -16,53 +16,18 @@ use harness::alloc::{AllocCount, count_allocations};
 use harness::cli::{self, Options};
 use harness::measure::{Measurement, thousands};
 use harness::query::{Groups, groups_to_json, groups_to_table};
+use step8::cli::{query_table, schema_args, split, split_args};
 use step8::error::TableError;
-use step8::load::{LoadOptions, Phases, load_timed, parse_schema};
+use step8::load::{LoadOptions, Phases, load_timed};
 use step8::query::{self, Query, Split};
 use step8::scan::Table;
-use step8::{Step8, chunks, table_query};
+use step8::{Step8, table_query};
 
 #[global_allocator]
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
-fn split_args(command: Command) -> Command {
-    command
-        .arg(
-            Arg::new("threads")
-                .long("threads")
-                .value_name("N")
-                .value_parser(clap::value_parser!(usize))
-                .help("threads [default: every core]"),
-        )
-        .arg(
-            Arg::new("chunk")
-                .long("chunk")
-                .value_name("BYTES")
-                .value_parser(clap::value_parser!(usize))
-                .help(
-                    "bytes per chunk of the CSV [default: eight chunks a thread, at least 256 KiB]",
-                ),
-        )
-}
-
-fn schema_arg(command: Command) -> Command {
-    command
-        .arg(
-            Arg::new("index")
-                .long("index")
-                .value_name("COLUMN")
-                .help("also build a hash index on COLUMN (its rows per distinct value)"),
-        )
-        .arg(
-        Arg::new("schema")
-            .long("schema")
-            .value_name("NAME=TYPE,...")
-            .help("types for some columns instead of the inferred ones: int64, float64, decimal(S), date, bool, string"),
-    )
-}
-
 fn command() -> Command {
-    let bench = cli::query_command::<Step8>();
+    let bench = harness::query_cli::command::<Step8>();
     let load = Command::new("load")
         .about("load FILE (CSV) into a new table at TABLE_DIR")
         .arg(
@@ -107,15 +72,9 @@ fn command() -> Command {
                 .value_parser(clap::value_parser!(PathBuf))
                 .help("the Arrow IPC file to write (DuckDB, Polars, DataFusion read it)"),
         );
-    split_args(schema_arg(bench))
-        .arg(
-            Arg::new("verbose")
-                .long("verbose")
-                .action(ArgAction::SetTrue)
-                .help("print where each load's time went"),
-        )
+    bench
         .args_conflicts_with_subcommands(true)
-        .subcommand(split_args(schema_arg(load)))
+        .subcommand(split_args(schema_args(load)))
         .subcommand(split_args(cli::query_args(query)))
         .subcommand(export)
 }
@@ -131,17 +90,6 @@ fn main() -> ExitCode {
     result.unwrap_or_else(|code| code)
 }
 
-fn split(m: &ArgMatches) -> Split {
-    Split {
-        threads: m
-            .get_one::<usize>("threads")
-            .copied()
-            .unwrap_or_else(chunks::available_threads)
-            .max(1),
-        chunk: m.get_one::<usize>("chunk").copied().unwrap_or(0),
-    }
-}
-
 fn the_query(m: &ArgMatches) -> Query<'_> {
     Query {
         group_by: m.get_one::<String>("group-by").expect("has a default"),
@@ -150,12 +98,7 @@ fn the_query(m: &ArgMatches) -> Query<'_> {
 }
 
 fn load_options(m: &ArgMatches) -> Result<LoadOptions, ExitCode> {
-    let schema = m.get_one::<String>("schema").map_or("", String::as_str);
-    Ok(LoadOptions {
-        split: Some(split(m)),
-        schema: parse_schema(schema).map_err(|e| report(&e, false))?,
-        index: m.get_one::<String>("index").cloned(),
-    })
+    step8::cli::load_options(m).map_err(|e| report(&e, false))
 }
 
 /// Prints `e` (as JSON on stdout with `json`) and returns its exit status: 2 for a
@@ -335,18 +278,7 @@ fn load_and_query(
     }
     let table_bytes = dir_bytes(dir);
     let start = Instant::now();
-    let groups = match table_query::run(&Table::open(dir)?, query, split.threads) {
-        Ok(groups) => groups,
-        // A table keeps no lines; the CSV query finds the same error
-        // (tests/table.rs) and knows its line.
-        Err(TableError::Query(e)) => {
-            return Err(query::run_split(input, query, split)
-                .err()
-                .unwrap_or(e)
-                .into());
-        }
-        Err(e) => return Err(e),
-    };
+    let groups = query_table(input, dir, query, split)?;
     let query_time = start.elapsed();
     let start = Instant::now();
     let csv_groups = query::run_split(input, query, split)?;

@@ -36,6 +36,7 @@ use std::path::Path;
 use harness::{Error, Fingerprint, ParseError, Record as OwnedRecord, Step};
 use memmap2::Mmap;
 
+pub mod cli;
 pub mod device;
 pub mod exact;
 pub mod groupby;

@@ -1,12 +1,16 @@
 //! Step 9's answer against step 7's, bit for bit: the same JSON on generated files
 //! (counts, and sums through the exact accumulator), on the device's geometry and on
-//! small tiles, and the same errors at the same records.
+//! small tiles, and the same errors at the same records; and `gen`'s reference.
 
 use gen_csv::{Config, generate_in_memory};
 use harness::query::groups_to_json;
 use step9::groupby::Query;
 use step9::query;
 use step9::tiles::{GPU, Geometry};
+
+// The families every query step runs (`harness::query_checks`), on `--device auto`:
+// the device where there is one, else the CPU twin.
+harness::query_tests!(step9::Step9, harness::query_checks::Sums::Exact);
 
 fn step7_json(csv: &[u8], q: step7::query::Query<'_>) -> String {
     match step7::query::run(csv, q) {
@@ -132,16 +136,4 @@ fn many_distinct_keys_overflow_the_device_table_and_lose_nothing() {
     }
     let expected = step7_json(&csv, step7::query::Query::default());
     assert_eq!(step9_json(&csv, Query::default(), GPU), expected);
-}
-
-#[test]
-fn other_columns_can_be_grouped_and_summed() {
-    let csv = b"id,city,temp\n1,Oslo,-3.5\n2,Lima,20\n3,Oslo,1.5\n";
-    let q = Query {
-        group_by: "city",
-        sum: "temp",
-    };
-    let groups = query::run(csv, q, GPU).unwrap();
-    assert_eq!(groups[&b"Oslo"[..]].sum, Some(-2.0));
-    assert_eq!(groups[&b"Lima"[..]].count, 1);
 }

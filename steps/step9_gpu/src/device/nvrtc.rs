@@ -69,8 +69,16 @@ pub fn compile(name: &str, text: &str, arch: &'static str) -> Result<Ptx, String
 /// or to carry the PTX to a machine without NVRTC (`STEP9_PTX_DIR`).
 ///
 /// # Errors
-/// NVRTC's log, or the I/O error, in words.
+/// NVRTC's log, or the I/O error, in words; that NVRTC is missing, when it is.
 pub fn write_ptx(dir: &std::path::Path) -> Result<(), String> {
+    // cudarc panics when it cannot load the library: ask first.
+    if !super::nvrtc_present() {
+        return Err(
+            "NVRTC (libnvrtc.so.12) cannot be loaded: install it, or point \
+                    LD_LIBRARY_PATH at it (bash .ci/install-nvrtc.sh)"
+                .into(),
+        );
+    }
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for arch in ["compute_80", "compute_90"] {
         for (name, text, _) in SOURCES {

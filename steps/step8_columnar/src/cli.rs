@@ -1,0 +1,160 @@
+//! The step on the command line: its options (`--threads`, `--chunk`, `--schema`,
+//! `--index`) and its query over a file the table's way, for the binary and for the
+//! query tests that every query step runs (`harness::query_tests!`): load the CSV into
+//! a table in a temporary directory, then run the query over the table.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use clap::{Arg, ArgMatches, Command};
+use harness::query::{Groups, Query, QueryError};
+use harness::query_cli::{QueryStep, RunError};
+
+use crate::error::TableError;
+use crate::load::{LoadOptions, load, parse_schema};
+use crate::query::Split;
+use crate::scan::Table;
+use crate::{Step8, chunks, map, table_query};
+
+/// `--threads` and `--chunk`: how the CSV is split (step 7's options).
+pub fn split_args(command: Command) -> Command {
+    command
+        .arg(
+            Arg::new("threads")
+                .long("threads")
+                .value_name("N")
+                .value_parser(clap::value_parser!(usize))
+                .help("threads [default: every core]"),
+        )
+        .arg(
+            Arg::new("chunk")
+                .long("chunk")
+                .value_name("BYTES")
+                .value_parser(clap::value_parser!(usize))
+                .help(
+                    "bytes per chunk of the CSV [default: eight chunks a thread, at least 256 KiB]",
+                ),
+        )
+}
+
+/// `--schema` and `--index`: what the load makes of the columns.
+pub fn schema_args(command: Command) -> Command {
+    command
+        .arg(
+            Arg::new("index")
+                .long("index")
+                .value_name("COLUMN")
+                .help("also build a hash index on COLUMN (its rows per distinct value)"),
+        )
+        .arg(
+            Arg::new("schema")
+                .long("schema")
+                .value_name("NAME=TYPE,...")
+                .help("types for some columns instead of the inferred ones: int64, float64, decimal(S), date, bool, string"),
+        )
+}
+
+/// The split that `--threads` and `--chunk` ask for.
+pub fn split(matches: &ArgMatches) -> Split {
+    Split {
+        threads: matches
+            .get_one::<usize>("threads")
+            .copied()
+            .unwrap_or_else(chunks::available_threads)
+            .max(1),
+        chunk: matches.get_one::<usize>("chunk").copied().unwrap_or(0),
+    }
+}
+
+/// The load that the options ask for.
+///
+/// # Errors
+/// [`TableError::Schema`] for a `--schema` that does not parse.
+pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
+    let schema = matches
+        .get_one::<String>("schema")
+        .map_or("", String::as_str);
+    Ok(LoadOptions {
+        split: Some(split(matches)),
+        schema: parse_schema(schema)?,
+        index: matches.get_one::<String>("index").cloned(),
+    })
+}
+
+/// A fresh directory for a table of this process: `step8-query-PID-N`.
+fn scratch_table() -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("step8-query-{}-{n}", std::process::id()))
+}
+
+/// Runs `query` over the table at `dir`, loaded from `input`. A table keeps no
+/// lines, so a query error over the table is reported as the CSV query finds it (the
+/// same record, tests/table.rs), with its line.
+///
+/// # Errors
+/// As [`Table::open`] and [`table_query::run`].
+pub fn query_table(
+    input: &[u8],
+    dir: &Path,
+    query: Query<'_>,
+    split: Split,
+) -> Result<Groups, TableError> {
+    match table_query::run(&Table::open(dir)?, query, split.threads) {
+        Err(TableError::Query(e)) => Err(crate::query::run_split(input, query, split)
+            .err()
+            .unwrap_or(e)
+            .into()),
+        answer => answer,
+    }
+}
+
+/// Loads `input` into a table at `dir` and queries it ([`query_table`]).
+///
+/// # Errors
+/// As [`load`] and [`query_table`].
+pub fn load_and_query(
+    input: &[u8],
+    dir: &Path,
+    options: &LoadOptions,
+    query: Query<'_>,
+) -> Result<Groups, TableError> {
+    load(input, dir, options)?;
+    query_table(
+        input,
+        dir,
+        query,
+        options.split.unwrap_or_else(Split::all_cores),
+    )
+}
+
+impl QueryStep for Step8 {
+    type Config = LoadOptions;
+    const VERBOSE: Option<&'static str> = Some("print where each load's time went");
+
+    fn args(command: Command) -> Command {
+        split_args(schema_args(command))
+    }
+
+    fn config(matches: &ArgMatches) -> Result<LoadOptions, (String, ExitCode)> {
+        load_options(matches).map_err(|e| (e.to_string(), ExitCode::FAILURE))
+    }
+
+    fn query_file(
+        path: &Path,
+        query: Query<'_>,
+        options: &LoadOptions,
+    ) -> Result<Result<Groups, QueryError>, RunError> {
+        let input = map(path)?;
+        let dir = scratch_table();
+        let answer = load_and_query(&input, &dir, options, query);
+        let _ = std::fs::remove_dir_all(&dir); // also when the query failed
+        match answer {
+            Ok(groups) => Ok(Ok(groups)),
+            Err(TableError::Query(e)) => Ok(Err(e)),
+            Err(TableError::Io(e)) => Err(RunError::File(e)),
+            Err(e) => Err(RunError::Step(e.to_string())),
+        }
+    }
+}
