@@ -11,6 +11,8 @@
 //!   simd-csv, `results.json` and the chart, on a small file, one run), the book, and
 //!   every fuzz target for
 //!   [`CI_FUZZ_SECONDS`] seconds (`cargo x fuzz`).
+//! - `cargo x exercise list|check NAME|reset NAME|prefetch|generate|verify`: the
+//!   workshop's exercises (`exercise/`); CI runs `verify` after the tests.
 //! - `cargo stepdiff A B` (`cargo x diff A B`): the source diff (`src/`, and `kernels/`
 //!   where a step has them; new files in full) from step A to step B, which is the one
 //!   idea that step B adds.
@@ -26,6 +28,7 @@
 
 mod book;
 mod diff;
+mod exercise;
 mod fuzz;
 mod msrv;
 
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         .as_slice()
     {
         ["ci"] => ci(&root),
+        ["exercise", rest @ ..] => exercise::exercise(&root, rest),
         ["diff", a, b] => diff::diff(&root, a, b),
         ["book"] => book::book(&root),
         ["msrv"] => msrv::check(&root),
@@ -69,7 +73,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         _ => Err(
-            "usage: cargo x ci | cargo x book | cargo x msrv | cargo x nvrtc | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps"
+            "usage: cargo x ci | cargo x exercise list|check NAME|reset NAME|prefetch|generate|verify | cargo x book | cargo x msrv | cargo x nvrtc | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps"
                 .to_string(),
         ),
     };
@@ -149,6 +153,9 @@ fn ci(root: &Path) -> Result<(), String> {
         "cargo",
         &["test", "--workspace"],
     )?;
+    // The workshop's exercises: generated equals committed, every stub red, every
+    // solution green.
+    exercise::exercise(root, &["verify"])?;
     arrow_step8(root)?;
     asan_step6(root)?;
     nvrtc_step9(root)?;

@@ -129,11 +129,13 @@ impl RecordBuf {
         self.ends.is_empty()
     }
 
+    // ANCHOR: exercise_record_buf_field
     /// The cooked bytes of field `k`. Panics when `k >= self.len()`.
     pub fn field(&self, k: usize) -> &[u8] {
         let start = if k == 0 { 0 } else { self.ends[k - 1] };
         &self.bytes[start..self.ends[k]]
     }
+    // ANCHOR_END: exercise_record_buf_field
 
     /// The cooked bytes of each field, in order.
     pub fn fields(&self) -> impl Iterator<Item = &[u8]> {
@@ -175,6 +177,7 @@ enum State {
 // ANCHOR_END: state
 
 // ANCHOR: for_each_record
+// ANCHOR: exercise_for_each_record
 /// Calls `on_record` with each record of `input`, its cooked fields in one reused
 /// [`RecordBuf`]. Every byte is looked at once.
 ///
@@ -245,6 +248,7 @@ pub fn for_each_record(
     }
     Ok(())
 }
+// ANCHOR_END: exercise_for_each_record
 // ANCHOR_END: for_each_record
 
 #[cfg(test)]

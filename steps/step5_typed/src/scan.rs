@@ -60,6 +60,7 @@ const LO: u64 = u64::from_le_bytes([0x01; 8]);
 /// `0x80` (the high bit) in every byte.
 const HI: u64 = u64::from_le_bytes([0x80; 8]);
 
+// ANCHOR: exercise_flag_bytes
 /// The high bit of every byte of `word` that equals `byte`, and perhaps of some
 /// bytes above a match (see below); zero exactly when no byte equals `byte`.
 ///
@@ -89,7 +90,9 @@ fn flag_bytes(word: u64, byte: u8) -> u64 {
     let v = word ^ (LO * u64::from(byte));
     v.wrapping_sub(LO) & !v & HI
 }
+// ANCHOR_END: exercise_flag_bytes
 
+// ANCHOR: exercise_first_flagged
 /// The index of the first flagged byte in the words of `haystack`, with the tail of
 /// under eight bytes left to `tail`, which reads only what is there.
 #[inline(always)]
@@ -108,6 +111,7 @@ fn first_flagged(
     let rest = words.remainder();
     tail(rest).map(|j| haystack.len() - rest.len() + j)
 }
+// ANCHOR_END: exercise_first_flagged
 
 impl Scanner for Swar {
     const NAME: &'static str = "swar";

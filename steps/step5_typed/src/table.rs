@@ -138,6 +138,7 @@ impl GroupTable {
     }
 
     // ANCHOR: entry
+    // ANCHOR: exercise_table_entry
     /// The accumulator of `key`, created (zero) on first sight.
     #[inline]
     pub fn entry(&mut self, key: &[u8]) -> &mut Acc {
@@ -167,6 +168,7 @@ impl GroupTable {
         }
         self.insert_at(i, prefix, key)
     }
+    // ANCHOR_END: exercise_table_entry
     // ANCHOR_END: entry
 
     fn stored(&self, slot: &Slot) -> &[u8] {

@@ -30,6 +30,7 @@ impl<'a> Field<'a> {
         self.needs_unescape
     }
 
+    // ANCHOR: exercise_cooked
     /// The cooked bytes: borrowed from the input, or, only when the field needs
     /// unescaping, a new `Vec` (the one place this step allocates per field).
     pub fn cooked(&self) -> Cow<'a, [u8]> {
@@ -51,6 +52,7 @@ impl<'a> Field<'a> {
         cooked.extend_from_slice(after);
         Cow::Owned(cooked)
     }
+    // ANCHOR_END: exercise_cooked
 
     /// The length of the cooked bytes, without making them.
     pub fn cooked_len(&self) -> usize {
@@ -63,6 +65,7 @@ impl<'a> Field<'a> {
     }
 }
 
+// ANCHOR: exercise_split_quoted
 /// Splits a closed quoted field as written into the bytes between its quotes
 /// (`""` pairs still doubled) and the bytes after its closing quote.
 fn split_quoted(raw: &[u8]) -> (&[u8], &[u8]) {
@@ -78,6 +81,7 @@ fn split_quoted(raw: &[u8]) -> (&[u8], &[u8]) {
     }
     unreachable!("the parser flags only closed quoted fields")
 }
+// ANCHOR_END: exercise_split_quoted
 // ANCHOR_END: field
 
 // ANCHOR: span

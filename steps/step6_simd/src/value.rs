@@ -53,6 +53,7 @@ pub fn parse_value_fast_float(field: &[u8]) -> Result<Option<f64>, NotANumber> {
 }
 
 // ANCHOR: parse_decimal
+// ANCHOR: exercise_parse_decimal
 /// Clinger's fast path (W. D. Clinger, "How to Read Floating Point Numbers
 /// Accurately", PLDI 1990), for `[+-]digits[.digits]` only: read the digits as an
 /// integer `m` and count the `s` digits after the point; when `m <= 2^53` and
@@ -85,6 +86,7 @@ pub fn parse_decimal(field: &[u8]) -> Option<f64> {
     let value = mantissa as f64 / POWERS_OF_TEN[scale];
     Some(if negative { -value } else { value })
 }
+// ANCHOR_END: exercise_parse_decimal
 
 /// 10^0 ..= 10^22: the powers of ten that an `f64` holds exactly (5^22 < 2^53).
 const POWERS_OF_TEN: [f64; 23] = [

@@ -195,6 +195,7 @@ pub trait Kernel {
 }
 
 // ANCHOR: prefix_xor_shifts
+// ANCHOR: exercise_prefix_xor
 /// The prefix XOR by doubling: after the step with shift `s`, bit `i` holds the XOR
 /// of bits `i-2s+1..=i`; six steps reach 64.
 #[inline(always)]
@@ -204,6 +205,7 @@ pub fn prefix_xor_shifts(mut bits: u64) -> u64 {
     }
     bits
 }
+// ANCHOR_END: exercise_prefix_xor
 // ANCHOR_END: prefix_xor_shifts
 
 /// The portable tier: SWAR, eight bytes in each `u64`.
@@ -215,6 +217,7 @@ const LO: u64 = u64::from_le_bytes([0x01; 8]);
 const LOW7: u64 = u64::from_le_bytes([0x7F; 8]);
 
 // ANCHOR: portable
+// ANCHOR: exercise_eq_bits
 /// One bit per byte of `word` that equals `byte`, in the low 8 bits, byte 0 lowest.
 ///
 /// `v = word ^ byte…byte` is zero exactly in the matching bytes. Unlike step 4's
@@ -232,6 +235,7 @@ fn eq_bits(word: u64, byte: u8) -> u64 {
     let zero_flags = !nonzero >> 7 & LO; // bit 8k set where byte k equals `byte`
     zero_flags.wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
+// ANCHOR_END: exercise_eq_bits
 
 impl Kernel for Portable {
     const TIER: Tier = Tier::Portable;

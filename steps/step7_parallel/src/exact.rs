@@ -49,6 +49,7 @@ pub fn parse_number(field: &[u8]) -> Result<Option<Number>, NotANumber> {
     parse_value_fast_float(field).map(|v| v.map(Number::Float))
 }
 
+// ANCHOR: exercise_parse_fixed
 /// A plain decimal of at most 19 digits, at most [`SCALE`] after the point, in units
 /// of 10^-18: under 10^37 in magnitude, so exact in an `i128`.
 #[inline]
@@ -76,6 +77,7 @@ fn parse_fixed(field: &[u8]) -> Option<i128> {
     let fixed = i128::from(mantissa) * POWERS[(SCALE - scale) as usize];
     Some(if negative { -fixed } else { fixed })
 }
+// ANCHOR_END: exercise_parse_fixed
 // ANCHOR_END: parse
 
 /// 10^0 ..= 10^18: the scale of a value with 18 ..= 0 fraction digits.

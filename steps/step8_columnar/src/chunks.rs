@@ -50,6 +50,7 @@ pub struct Transition {
     pub first: [Option<usize>; 5],
 }
 
+// ANCHOR: exercise_transition
 /// The transition function of the chunk `from..to` of `input`; `origin` is the
 /// input's first record start (after a BOM). Bytes past `to` are only looked at to
 /// tell a CR LF from a CR.
@@ -85,6 +86,7 @@ pub fn transition(input: &[u8], origin: usize, from: usize, to: usize) -> Transi
         }
     }
 }
+// ANCHOR_END: exercise_transition
 // ANCHOR_END: transition
 
 // ANCHOR: run

@@ -50,6 +50,7 @@ pub struct LocalDict {
 }
 
 impl LocalDict {
+    // ANCHOR: exercise_local_intern
     /// The local id of `bytes`, interned on first sight. `hasher` must be the same
     /// for every chunk of a load (the partitions reuse the hashes).
     #[inline]
@@ -69,6 +70,7 @@ impl LocalDict {
             .insert_unique(hash, id, |&id| hashes[id as usize]);
         id
     }
+    // ANCHOR_END: exercise_local_intern
 
     /// Distinct strings.
     pub fn len(&self) -> usize {
@@ -187,6 +189,7 @@ fn first_keys(dicts: &[LocalDict], lists: &[Vec<Vec<u32>>], p: usize) -> Vec<Vec
     out
 }
 
+// ANCHOR: exercise_number_in_order
 /// The sequential step: new symbols in (chunk, local id) order, so in order of first
 /// occurrence; integer work and one copy of each new symbol's bytes.
 fn number_in_order(dicts: &[LocalDict], first: &[Vec<u64>]) -> (Symbols, Vec<Vec<u32>>) {
@@ -213,6 +216,7 @@ fn number_in_order(dicts: &[LocalDict], first: &[Vec<u64>]) -> (Symbols, Vec<Vec
     }
     (symbols, ids)
 }
+// ANCHOR_END: exercise_number_in_order
 
 #[cfg(test)]
 mod tests {

@@ -86,6 +86,7 @@ pub fn speculate(input: &[u8], origin: usize, p: usize) -> u8 {
 }
 
 // ANCHOR: process_tile
+// ANCHOR: exercise_process_tile
 /// One tile from `state`: writes its slices' bitmaps into `bitmaps` (one word a
 /// slice) and returns its row count and transition function. The device splits the
 /// same work over a block: each thread finds its slice's function, a block scan gives
@@ -118,6 +119,7 @@ fn process_tile(
     }
     (count, tables.packed(f))
 }
+// ANCHOR_END: exercise_process_tile
 // ANCHOR_END: process_tile
 
 // ANCHOR: speculate_tiles

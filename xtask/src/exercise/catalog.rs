@@ -1,0 +1,371 @@
+//! The workshop's exercises: which function of which step, what the learner is asked,
+//! what the check runs, and the hints. The function itself is marked in the step's
+//! source by `// ANCHOR: exercise_<anchor>` and `// ANCHOR_END: exercise_<anchor>`
+//! (comments: the step builds as before, and the book includes the solution through
+//! the same anchor).
+
+/// One exercise.
+pub struct Exercise {
+    /// What a learner types: `cargo x exercise check step4-flag-bytes`. Also the
+    /// generated crate's folder under `exercises/` and its package name.
+    pub name: &'static str,
+    /// The step it comes from: 2..=9.
+    pub step: u32,
+    /// The step's folder, from the workspace root.
+    pub step_dir: &'static str,
+    /// The file that holds the function, from the step's folder.
+    pub file: &'static str,
+    /// The anchor name after `exercise_`.
+    pub anchor: &'static str,
+    /// A title for the book and the list.
+    pub title: &'static str,
+    /// The task, as the book states it (Markdown).
+    pub task: &'static str,
+    /// The step's test targets the check runs, besides its unit tests and the gate.
+    pub tests: &'static [&'static str],
+    /// What those tests check, in words (Markdown).
+    pub checks: &'static str,
+    /// Environment of the check: the portable SIMD tier for the bitmap exercises, so
+    /// that the gate runs the learner's code on every machine, ARM included.
+    pub env: &'static [(&'static str, &'static str)],
+    /// Hints, gentlest first; the first is also the stub's `todo!` message.
+    pub hints: &'static [&'static str],
+}
+
+impl Exercise {
+    /// The anchor as written in the source: `exercise_flag_bytes`.
+    pub fn anchor_name(&self) -> String {
+        format!("exercise_{}", self.anchor)
+    }
+
+    /// The book chapter of its step, from `book/src`.
+    pub fn chapter(&self) -> String {
+        format!("step{}.md", self.step)
+    }
+}
+
+/// Every exercise, in ladder order.
+pub const EXERCISES: &[Exercise] = &[
+    Exercise {
+        name: "step2-record-buf-field",
+        step: 2,
+        step_dir: "steps/step2_mmap",
+        file: "src/lib.rs",
+        anchor: "record_buf_field",
+        title: "One buffer for a whole record",
+        task: "`RecordBuf` keeps every cooked field of a record back to back in one `Vec<u8>`, \
+               and `ends[k]` says where field `k` ends. Write `RecordBuf::field(k)`: the bytes \
+               of field `k`, borrowed from that buffer.",
+        tests: &[],
+        checks: "the gate (every record the parser hands out is read through `field`) and \
+                 the step's unit tests",
+        env: &[],
+        hints: &[
+            "field k runs from where field k-1 ends (0 for the first field) to ends[k]",
+            "`ends` holds exclusive ends, so field 0 is `bytes[..ends[0]]`",
+            "`let start = if k == 0 { 0 } else { self.ends[k - 1] };` then slice",
+        ],
+    },
+    Exercise {
+        name: "step2-state-machine",
+        step: 2,
+        step_dir: "steps/step2_mmap",
+        file: "src/lib.rs",
+        anchor: "for_each_record",
+        title: "The one-pass state machine",
+        task: "Write `for_each_record`: one pass over the bytes with the five `State`s, \
+               pushing cooked bytes into one reused `RecordBuf`, ending fields at delimiters \
+               and records at LF or CR LF, and calling `on_record` once per record. Blank \
+               lines are no records; a quoted field still open at the end is a `ParseError` \
+               naming its opening quote; the last record may lack a terminator.",
+        tests: &[],
+        checks: "the gate (every conformance case at every padding, and thousands of random \
+                 documents, against the reference parser) and the step's unit tests",
+        env: &[],
+        hints: &[
+            "match on (state, byte): a quote in Quoted goes to QuoteInQuoted, a second quote there is a literal quote",
+            "skip the input's BOM first (`bom_len`); a CR is part of the terminator only when an LF follows (look at input[i + 1])",
+            "remember the byte offset of the last opening quote and the records produced, for `ParseError::unterminated_quote`",
+            "at the end: StartRecord means nothing pending; Quoted is the error; any other state ends the last field and record",
+        ],
+    },
+    Exercise {
+        name: "step3-split-quoted",
+        step: 3,
+        step_dir: "steps/step3_zerocopy",
+        file: "src/record.rs",
+        anchor: "split_quoted",
+        title: "Where a quoted field closes",
+        task: "A field that needs unescaping is kept as written, from its opening quote: \
+               `\"a\"\"b\"c`. Write `split_quoted`: the bytes between the quotes (with `\"\"` \
+               pairs still doubled) and the bytes after the closing quote.",
+        tests: &[],
+        checks: "the gate (every escaped field is cooked through `split_quoted`) and the \
+                 step's unit tests",
+        env: &[],
+        hints: &[
+            "start after the opening quote; a quote followed by another quote is a pair, skip both",
+            "the first quote that is not followed by a quote closes the field",
+            "return (&raw[1..i], &raw[i + 1..]) for the closing quote at i",
+        ],
+    },
+    Exercise {
+        name: "step3-cooked",
+        step: 3,
+        step_dir: "steps/step3_zerocopy",
+        file: "src/record.rs",
+        anchor: "cooked",
+        title: "Unescape only when you must",
+        task: "Write `Field::cooked`: the field's bytes as the dialect means them. A field \
+               that needs no unescaping is borrowed from the input (no allocation); one that \
+               does is built once: the quoted part with each `\"\"` pair made one quote, then \
+               the bytes after the closing quote.",
+        tests: &[],
+        checks: "the gate (every field's cooked bytes against the reference parser) and \
+                 the step's unit tests (which also check that plain fields are borrowed)",
+        env: &[],
+        hints: &[
+            "if !self.needs_unescape, return Cow::Borrowed(self.raw)",
+            "split_quoted(self.raw) gives the inside (pairs doubled) and the tail",
+            "inside the quotes every quote is half of a pair: keep one of each two",
+        ],
+    },
+    Exercise {
+        name: "step4-flag-bytes",
+        step: 4,
+        step_dir: "steps/step4_swar",
+        file: "src/scan.rs",
+        anchor: "flag_bytes",
+        title: "The has-zero-byte test (SWAR)",
+        task: "Write `flag_bytes(word, byte)`: a `u64` with the high bit set in each byte of \
+               `word` that equals `byte` (and perhaps in some bytes above a match), and zero \
+               exactly when no byte equals `byte`. Eight bytes, three or four instructions, \
+               no branch. The doc comment walks through the trick.",
+        tests: &["scan"],
+        checks: "the gate (the scanner finds every delimiter, quote, CR and LF) and the \
+                 scanner tests (`tests/scan.rs`: every position, every byte value)",
+        env: &[],
+        hints: &[
+            "XOR with the byte broadcast to all eight lanes (LO * byte) turns matches into zero bytes",
+            "then the zero-byte test: (v - 0x01..01) & !v & 0x80..80",
+            "use wrapping_sub: the subtraction borrows across bytes on purpose",
+        ],
+    },
+    Exercise {
+        name: "step4-first-flagged",
+        step: 4,
+        step_dir: "steps/step4_swar",
+        file: "src/scan.rs",
+        anchor: "first_flagged",
+        title: "Jump to the next special byte",
+        task: "Write `first_flagged`: read `haystack` eight bytes at a time as little-endian \
+               `u64` words, and return the index of the first byte that `flags` flags; the \
+               last under-eight bytes go to `tail`, which returns an index within them.",
+        tests: &["scan"],
+        checks: "the gate and the scanner tests (`tests/scan.rs`: a match at every position, \
+                 haystacks of every length up to a few words)",
+        env: &[],
+        hints: &[
+            "chunks_exact(8) gives the words and, afterwards, the remainder",
+            "u64::from_le_bytes puts the first byte lowest, so trailing_zeros() / 8 is the first flagged byte",
+            "the tail's index is relative to the remainder: add haystack.len() - rest.len()",
+        ],
+    },
+    Exercise {
+        name: "step5-parse-decimal",
+        step: 5,
+        step_dir: "steps/step5_typed",
+        file: "src/value.rs",
+        anchor: "parse_decimal",
+        title: "A decimal straight from bytes",
+        task: "Write `parse_decimal`: `[+-]digits[.digits]` to the correctly rounded `f64` \
+               by Clinger's fast path, or `None` for anything else (the caller then asks \
+               `fast-float2`). The doc comment says when the fast path is exact.",
+        tests: &["query"],
+        checks: "the step's unit tests (the documented table, and bit-for-bit agreement with \
+                 `str::parse` on many decimals) and the query tests (every sum of the \
+                 generated files, bit for bit)",
+        env: &[],
+        hints: &[
+            "read the digits into a u64 mantissa and count the digits after the point",
+            "give up (None) when there is no digit, a second point, another byte, or the mantissa passes 2^53",
+            "m / 10^s with s <= 22 is correctly rounded: both are exact f64s and IEEE division rounds once",
+        ],
+    },
+    Exercise {
+        name: "step5-table-entry",
+        step: 5,
+        step_dir: "steps/step5_typed",
+        file: "src/table.rs",
+        anchor: "table_entry",
+        title: "The GROUP BY table's probe",
+        task: "Write `GroupTable::entry`: find the slot of `key` by linear probing from its \
+               hash, comparing the prefix word and length first and the stored bytes only for \
+               keys longer than 8; create it (grow first when the table would pass half full) \
+               on first sight.",
+        tests: &["query"],
+        checks: "the step's unit tests (the table against a `HashMap` through growth; keys \
+                 that share prefixes) and the query tests",
+        env: &[],
+        hints: &[
+            "prefix_word(key) and hash_with_prefix(key, prefix); the slot is hash & (slots - 1)",
+            "an empty slot has key_start == EMPTY: stop there, the key is new",
+            "keep the load under one half: if 2 * (len + 1) > slots, grow() and start again; then insert_at",
+        ],
+    },
+    Exercise {
+        name: "step6-eq-bits",
+        step: 6,
+        step_dir: "steps/step6_simd",
+        file: "src/blocks.rs",
+        anchor: "eq_bits",
+        title: "Structural bitmaps, eight bytes at a time",
+        task: "Write `eq_bits(word, byte)`: one bit per byte of `word` that equals `byte`, \
+               in the low 8 bits, byte 0 lowest; every flag exact. It is the portable tier's \
+               compare and movemask, and builds the quote, delimiter, CR and LF bitmaps \
+               of each 64-byte block.",
+        tests: &["tiers"],
+        checks: "the gate on the portable tier (`CSV_TIER=portable`, so it runs your code on \
+                 any machine), the step's unit tests (every byte value at every position \
+                 against a naive oracle) and the tier tests",
+        env: &[("CSV_TIER", "portable")],
+        hints: &[
+            "broadcast and XOR (LO * byte) so that matching bytes become zero; no borrow may cross a byte this time",
+            "((v & 0x7F..) + 0x7F..) | v sets each byte's high bit unless the byte is zero",
+            "gather bit 8k of each byte into bit k: multiply by 0x0102_0408_1020_4080 and shift right by 56",
+        ],
+    },
+    Exercise {
+        name: "step6-prefix-xor",
+        step: 6,
+        step_dir: "steps/step6_simd",
+        file: "src/blocks.rs",
+        anchor: "prefix_xor",
+        title: "The quote mask by prefix XOR",
+        task: "Write `prefix_xor_shifts(bits)`: bit `i` of the result is the XOR of bits \
+               `0..=i` of `bits`. Applied to a block's quote bits it sets exactly the bytes \
+               inside quotes (simdjson's quote mask). The SIMD tiers get it from one \
+               carry-less multiply; the portable tier needs six shifts.",
+        tests: &["tiers"],
+        checks: "the gate on the portable tier (`CSV_TIER=portable`), the step's unit tests \
+                 (the running parity of random words) and the tier tests",
+        env: &[("CSV_TIER", "portable")],
+        hints: &[
+            "bits ^= bits << 1 makes bit i the XOR of bits i-1 and i",
+            "double the shift each time: 1, 2, 4, 8, 16, 32",
+        ],
+    },
+    Exercise {
+        name: "step7-transition",
+        step: 7,
+        step_dir: "steps/step7_parallel",
+        file: "src/chunks.rs",
+        anchor: "transition",
+        title: "A chunk's transition function",
+        task: "Write `transition`: for each of the five start states, the state at the end \
+               of the chunk `from..to` and its first record start, so that the chunks can be \
+               parsed before anyone knows the state they start in (ParPaRaw's speculation). \
+               `run` does one start state; the fast version notices that after most first \
+               bytes four of the five runs are the same.",
+        tests: &["chunks"],
+        checks: "the gate (step 7 parses in chunks, so every case crosses chunk boundaries), \
+                 the step's unit tests (against a byte-at-a-time oracle) and the chunk tests",
+        env: &[],
+        hints: &[
+            "the simple answer is correct: call run(input, origin, from, to, state) for each of STATES",
+            "after a first byte that is neither a quote nor a CR, StartRecord, StartField, Unquoted and QuoteInQuoted all end up in the same state",
+            "only StartRecord may have its first record start at `from` itself, and only when from is the origin or follows an LF",
+        ],
+    },
+    Exercise {
+        name: "step7-parse-fixed",
+        step: 7,
+        step_dir: "steps/step7_parallel",
+        file: "src/exact.rs",
+        anchor: "parse_fixed",
+        title: "Decimals as exact integers",
+        task: "Write `parse_fixed`: a plain decimal (`[+-]digits[.digits]`, at most 19 \
+               digits, at most `SCALE` of them after the point) as an `i128` in units of \
+               10^-18, so that the sum is exact whatever the order of the threads; `None` \
+               for anything else.",
+        tests: &["query"],
+        checks: "the step's unit tests (exact sums, order independence) and the query tests \
+                 (every sum correctly rounded, on every number of threads)",
+        env: &[],
+        hints: &[
+            "sign first, then the digits into a u64 and the count of digits after the point",
+            "refuse: no digit, a second point, another byte, more than 19 digits, or more than SCALE after the point",
+            "scale up: mantissa * 10^(SCALE - scale), with the POWERS table",
+        ],
+    },
+    Exercise {
+        name: "step8-intern",
+        step: 8,
+        step_dir: "steps/step8_columnar",
+        file: "src/symbols.rs",
+        anchor: "local_intern",
+        title: "A chunk's dictionary",
+        task: "Write `LocalDict::intern`: the local id of `bytes`, a new one (the next \
+               number) on first sight, with its bytes appended to the one blob and its hash \
+               kept for the partitions. Look up with hashbrown's `HashTable`, which stores \
+               only the ids.",
+        tests: &["table", "query"],
+        checks: "the step's unit tests (first-occurrence order whatever the chunks and \
+                 threads), the table tests (load then query against step 7's answer) and the \
+                 query tests",
+        env: &[],
+        hints: &[
+            "hash once with hasher.hash_one(bytes); find compares the candidate id's bytes with `bytes`",
+            "a new id is self.ends.len(); push the bytes, the end and the hash",
+            "insert_unique needs the hash of any id it moves: give it |&id| hashes[id as usize]",
+        ],
+    },
+    Exercise {
+        name: "step8-number-in-order",
+        step: 8,
+        step_dir: "steps/step8_columnar",
+        file: "src/symbols.rs",
+        anchor: "number_in_order",
+        title: "Symbols numbered by first occurrence",
+        task: "Write `number_in_order`: walk the chunks in file order and each chunk's local \
+               ids in order; a string that is its own first occurrence becomes the next \
+               symbol (its bytes appended), any other takes the id of its first occurrence. \
+               The table is then the same bytes on any number of threads.",
+        tests: &["table", "query"],
+        checks: "the step's unit tests (first-occurrence order whatever the chunks and \
+                 threads) and the table tests",
+        env: &[],
+        hints: &[
+            "first[c][l] is the key (chunk << 32 | local id) of the first string with the same bytes",
+            "it is new when first[c][l] == key(c, l): push its bytes and offset; its id is offsets.len() - 2",
+            "an earlier one is in this chunk (chunk_ids[fl]) or an earlier chunk (ids[fc][fl])",
+        ],
+    },
+    Exercise {
+        name: "step9-process-tile",
+        step: 9,
+        step_dir: "steps/step9_gpu",
+        file: "src/tiles.rs",
+        anchor: "process_tile",
+        title: "A tile's transition function and row bitmap (CPU twin)",
+        task: "Write `process_tile`, the CPU twin of one thread block: from the tile's start \
+               state, set one bit per byte that starts a row (one `u32` word a slice), count \
+               them, and return the tile's transition function over all five start states. \
+               The device splits it over threads; here it is a loop.",
+        tests: &["tiles", "query"],
+        checks: "the gate (on the CPU twin), the step's unit tests (every geometry against \
+                 the slow row starts; a tile inside quotes repaired once) and the tile and \
+                 query tests",
+        env: &[],
+        hints: &[
+            "the simple way: keep the current state, and per byte c = class(input, i); starts_row(state, c) is the bit",
+            "for the function, run all five start states side by side, or compose with the Compact tables",
+            "Compact::get() has `then[f * 5 + c]` (the function after one more byte) and `state[f * 5 + s]`; tables.packed(f) gives a Packed",
+        ],
+    },
+];
+
+/// The exercise called `name`.
+pub fn find(name: &str) -> Option<&'static Exercise> {
+    EXERCISES.iter().find(|e| e.name == name)
+}

@@ -1,0 +1,467 @@
+//! Running an exercise's tests and telling the learner, in a few lines, where they
+//! stand: the learner's `check`, `list`, `reset` and `prefetch`, and CI's `verify`.
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use super::catalog::{EXERCISES, Exercise};
+use super::generate::{self, Body, EXERCISES_DIR, TODO_PREFIX};
+
+/// Where a learner stands on one exercise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Status {
+    /// The body still says `todo!()` as generated.
+    Todo,
+    /// Edited since the last check (or never checked).
+    Edited,
+    /// The last check of these sources failed.
+    Red,
+    /// The last check of these sources passed.
+    Green,
+}
+
+impl Status {
+    fn name(self) -> &'static str {
+        match self {
+            Status::Todo => "todo",
+            Status::Edited => "edited",
+            Status::Red => "red",
+            Status::Green => "green",
+        }
+    }
+}
+
+fn crate_dir(root: &Path, e: &Exercise) -> PathBuf {
+    root.join(EXERCISES_DIR).join(e.name)
+}
+
+/// The learner's file, as it is now.
+fn learner_file(root: &Path, e: &Exercise) -> Result<String, String> {
+    let path = crate_dir(root, e).join(e.file);
+    std::fs::read_to_string(&path).map_err(|err| {
+        format!(
+            "{}: {err} (run `cargo x exercise reset {}`)",
+            path.display(),
+            e.name
+        )
+    })
+}
+
+/// True when the function's body is still the generated stub.
+fn untouched(root: &Path, e: &Exercise) -> Result<bool, String> {
+    let step_file = std::fs::read_to_string(root.join(e.step_dir).join(e.file))
+        .map_err(|err| err.to_string())?;
+    let stub = generate::body(&generate::stub(&step_file, e)?, e)?;
+    Ok(generate::body(&learner_file(root, e)?, e)? == stub)
+}
+
+/// A hash of the exercise crate's sources: a check's verdict holds for these.
+fn sources_hash(root: &Path, e: &Exercise) -> u64 {
+    let mut h = DefaultHasher::new();
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "kernels"] {
+        collect(&crate_dir(root, e).join(dir), &mut files);
+    }
+    files.sort();
+    for f in files {
+        f.hash(&mut h);
+        std::fs::read(&f).unwrap_or_default().hash(&mut h);
+    }
+    h.finish()
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// `target/exercises/NAME.status`: `green|red HASH REDS`.
+fn status_path(root: &Path, e: &Exercise) -> PathBuf {
+    root.join("target/exercises")
+        .join(format!("{}.status", e.name))
+}
+
+fn saved(root: &Path, e: &Exercise) -> Option<(Status, u64, usize)> {
+    let text = std::fs::read_to_string(status_path(root, e)).ok()?;
+    let mut parts = text.split_whitespace();
+    let status = match parts.next()? {
+        "green" => Status::Green,
+        "red" => Status::Red,
+        _ => return None,
+    };
+    Some((
+        status,
+        parts.next()?.parse().ok()?,
+        parts.next()?.parse().ok()?,
+    ))
+}
+
+fn save(root: &Path, e: &Exercise, status: Status, reds: usize) {
+    let path = status_path(root, e);
+    let _ = std::fs::create_dir_all(path.parent().expect("a folder"));
+    let _ = std::fs::write(
+        path,
+        format!("{} {} {reds}\n", status.name(), sources_hash(root, e)),
+    );
+}
+
+fn status(root: &Path, e: &Exercise) -> Status {
+    if untouched(root, e).unwrap_or(false) {
+        return Status::Todo;
+    }
+    match saved(root, e) {
+        Some((status, hash, _)) if hash == sources_hash(root, e) => status,
+        _ => Status::Edited,
+    }
+}
+
+/// `cargo x exercise list`.
+pub fn list(root: &Path) -> Result<(), String> {
+    println!(
+        "{:<24} {:>4}  {:<18} {:<7} title",
+        "exercise", "step", "chapter", "status"
+    );
+    for e in EXERCISES {
+        println!(
+            "{:<24} {:>4}  {:<18} {:<7} {}",
+            e.name,
+            e.step,
+            format!("book/src/{}", e.chapter()),
+            status(root, e).name(),
+            e.title
+        );
+    }
+    println!(
+        "\n{} exercises. Edit exercises/NAME/…, then `cargo x exercise check NAME`.",
+        EXERCISES.len()
+    );
+    Ok(())
+}
+
+/// The `cargo test` arguments of `e`'s check: its unit tests, the gate, its tests.
+fn test_args(e: &Exercise) -> Vec<String> {
+    let mut args: Vec<String> = ["test", "-p", e.name, "--features", "check", "--lib"]
+        .map(String::from)
+        .to_vec();
+    for t in std::iter::once(&"gate").chain(e.tests) {
+        args.extend(["--test".to_string(), t.to_string()]);
+    }
+    args
+}
+
+fn cargo(root: &Path, e: &Exercise, args: &[String]) -> Result<Output, String> {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(args)
+        .envs(e.env.iter().copied())
+        .current_dir(root)
+        .output()
+        .map_err(|err| format!("cannot run cargo: {err}"))
+}
+
+/// The tests' verdict, from cargo's output.
+enum Verdict {
+    Green,
+    /// It does not compile: the first error.
+    DoesNotCompile(String),
+    /// A test failed: its name and what it said.
+    Failed {
+        test: String,
+        message: String,
+        failed: usize,
+    },
+}
+
+fn verdict(out: &Output) -> Verdict {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() {
+        return Verdict::Green;
+    }
+    if let Some(start) = stderr.find("error") {
+        if !stdout.contains("test result:") {
+            let text: Vec<&str> = stderr[start..].lines().take(25).collect();
+            return Verdict::DoesNotCompile(text.join("\n"));
+        }
+    }
+    let failed = stdout.lines().filter(|l| l.ends_with("... FAILED")).count();
+    let (test, message) = first_failure(&stdout).unwrap_or_else(|| {
+        let tail: Vec<&str> = stderr.lines().rev().take(15).collect();
+        (
+            "(no test output)".into(),
+            tail.into_iter().rev().collect::<Vec<_>>().join("\n"),
+        )
+    });
+    Verdict::Failed {
+        test,
+        message,
+        failed: failed.max(1),
+    }
+}
+
+/// The first `---- NAME stdout ----` section: the test and its panic message (the
+/// lines after `panicked at FILE:LINE:`, without the backtrace note).
+fn first_failure(stdout: &str) -> Option<(String, String)> {
+    let start = stdout.find("---- ")?;
+    let section = &stdout[start..];
+    let header = section.lines().next()?;
+    let test = header
+        .trim_start_matches("---- ")
+        .trim_end_matches(" ----")
+        .trim_end_matches(" stdout")
+        .to_string();
+    let body: Vec<&str> = section
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with("---- ") && !l.starts_with("failures:"))
+        .filter(|l| !l.starts_with("note: run with `RUST_BACKTRACE") && !l.contains("panicked at"))
+        .collect();
+    let message: Vec<&str> = body
+        .into_iter()
+        .filter(|l| !l.trim().is_empty())
+        .take(30)
+        .collect();
+    Some((test, message.join("\n")))
+}
+
+/// `cargo x exercise check NAME`.
+pub fn check(root: &Path, e: &Exercise) -> Result<(), String> {
+    let reds = saved(root, e).map_or(0, |(_, _, reds)| reds);
+    println!(
+        "exercise {}: {} (step {}, book/src/{})",
+        e.name,
+        e.title,
+        e.step,
+        e.chapter()
+    );
+    if untouched(root, e)? {
+        println!(
+            "\nnot started: the function in exercises/{}/{} still says todo!().\n\
+             Write its body, then run this again.\n\nhint: {}",
+            e.name, e.file, e.hints[0]
+        );
+        return Err(format!("{} is not started yet", e.name));
+    }
+    let shown_env: Vec<String> = e.env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
+    println!(
+        "running: {}cargo {}\n(the first check builds the crate: a minute or so)",
+        shown_env.concat(),
+        test_args(e).join(" ")
+    );
+    let out = cargo(root, e, &test_args(e))?;
+    match verdict(&out) {
+        Verdict::Green => {
+            save(root, e, Status::Green, reds);
+            println!("\ngreen: the gate and every test of {} pass.", e.name);
+            speed(root, e);
+            Ok(())
+        }
+        Verdict::DoesNotCompile(error) => {
+            save(root, e, Status::Red, reds + 1);
+            println!("\nred: it does not compile yet.\n\n{error}");
+            Err(format!("{} does not compile", e.name))
+        }
+        Verdict::Failed {
+            test,
+            message,
+            failed,
+        } => {
+            save(root, e, Status::Red, reds + 1);
+            let todo = format!("not yet implemented: {TODO_PREFIX}{}", e.name);
+            if message.contains(&todo) {
+                println!(
+                    "\nred: the function still reaches todo!() (in test {test}). Replace \
+                     the whole todo!(…) line with your code."
+                );
+            } else {
+                println!(
+                    "\nred: {failed} test(s) failed; the first, {test}, says:\n\n{}",
+                    indent(&message)
+                );
+            }
+            // One more hint after each red check, up to the last.
+            let shown = (reds + 1).min(e.hints.len());
+            for (k, hint) in e.hints[..shown].iter().enumerate() {
+                println!("\nhint {}: {hint}", k + 1);
+            }
+            Err(format!("{} is red", e.name))
+        }
+    }
+}
+
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|l| format!("    {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Green: the exercise's binary and the step's, on the bench file, one after the
+/// other and twice, as the same (dev) build: the ratio is the point, not the figure.
+fn speed(root: &Path, e: &Exercise) {
+    let step = format!("step{}", e.step);
+    let build = cargo(
+        root,
+        e,
+        &["build", "-q", "-p", e.name, "-p", &step].map(String::from),
+    );
+    if !build.is_ok_and(|o| o.status.success()) {
+        println!("(could not build the binaries to compare speeds)");
+        return;
+    }
+    let target = std::env::var("CARGO_TARGET_DIR").map_or(root.join("target"), PathBuf::from);
+    let mb_per_s = |bin: &str| -> Option<f64> {
+        let out = Command::new(target.join("debug").join(bin))
+            .args(["--runs", "3", "--row-json"])
+            .envs(e.env.iter().copied())
+            .current_dir(root)
+            .output()
+            .ok()?;
+        let row: serde_json::Value =
+            serde_json::from_slice(out.stdout.split(|&b| b == b'\n').next()?).ok()?;
+        row["mb_per_s"].as_f64()
+    };
+    println!("\nspeed on data/bench.csv (dev build, best of 3 runs, twice each, interleaved):");
+    let mut yours = Vec::new();
+    let mut theirs = Vec::new();
+    for _ in 0..2 {
+        yours.extend(mb_per_s(e.name));
+        theirs.extend(mb_per_s(&step));
+    }
+    let best = |v: &[f64]| v.iter().copied().fold(f64::NAN, f64::max);
+    if yours.is_empty() || theirs.is_empty() {
+        println!("(the binaries did not report a speed)");
+        return;
+    }
+    let (y, s) = (best(&yours), best(&theirs));
+    println!(
+        "  yours:        {y:>7.0} MB/s\n  the solution: {s:>7.0} MB/s ({:.2}x)",
+        y / s
+    );
+    if e.step == 8 {
+        println!("  (step 8's row times the load, CSV to table)");
+    }
+}
+
+/// `cargo x exercise reset NAME`: the generated crate again; the edited file is
+/// kept in `target/exercises/`.
+pub fn reset(root: &Path, e: &Exercise) -> Result<(), String> {
+    if let Ok(text) = learner_file(root, e) {
+        let keep = root.join("target/exercises").join(format!(
+            "{}-{}.rs",
+            e.name,
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        ));
+        let _ = std::fs::create_dir_all(keep.parent().expect("a folder"));
+        std::fs::write(&keep, text).map_err(|err| format!("{}: {err}", keep.display()))?;
+        println!("your version is kept in {}", keep.display());
+    }
+    write_crate(root, e, Body::Stub)?;
+    let _ = std::fs::remove_file(status_path(root, e));
+    println!("exercise {}: back to the stub", e.name);
+    Ok(())
+}
+
+fn write_crate(root: &Path, e: &Exercise, body: Body) -> Result<(), String> {
+    for (path, text) in generate::crate_files(root, e, body)? {
+        let path = root.join(path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|err| err.to_string())?;
+        }
+        std::fs::write(&path, text).map_err(|err| format!("{}: {err}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `cargo x exercise prefetch`: before a workshop, with a network: the crates, every
+/// build a check needs, and the bench file; afterwards everything runs offline.
+pub fn prefetch(root: &Path) -> Result<(), String> {
+    let run = |args: &[&str], env: &[(&str, &str)]| -> Result<(), String> {
+        println!("==> cargo {}", args.join(" "));
+        let status = Command::new("cargo")
+            .args(args)
+            .envs(env.iter().copied())
+            .current_dir(root)
+            .status()
+            .map_err(|err| err.to_string())?;
+        status
+            .success()
+            .then_some(())
+            .ok_or_else(|| format!("cargo {} failed", args.join(" ")))
+    };
+    run(&["fetch"], &[])?;
+    run(&["test", "--workspace", "--no-run"], &[])?;
+    for e in EXERCISES {
+        let mut args = test_args(e);
+        args.push("--no-run".into());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run(&args, &[])?;
+        run(
+            &["build", "-p", e.name, "-p", &format!("step{}", e.step)],
+            &[],
+        )?;
+    }
+    // The bench file (the speed comparison runs on it), generated once.
+    run(
+        &[
+            "run",
+            "-q",
+            "-p",
+            "step1",
+            "--",
+            "--runs",
+            "1",
+            "--row-json",
+        ],
+        &[],
+    )?;
+    println!("\nprefetch: done; `cargo x exercise check NAME` now needs no network");
+    Ok(())
+}
+
+/// CI: the untouched stub of `e` is red, and green once its body is the solution's.
+pub fn verify_one(root: &Path, e: &Exercise) -> Result<(), String> {
+    let start = std::time::Instant::now();
+    let stub = cargo(root, e, &test_args(e))?;
+    let todo = format!("not yet implemented: {TODO_PREFIX}{}", e.name);
+    let stub_red = !stub.status.success()
+        && (String::from_utf8_lossy(&stub.stdout).contains(&todo)
+            || String::from_utf8_lossy(&stub.stderr).contains(&todo));
+    write_crate(root, e, Body::Solution)?;
+    let solved = cargo(root, e, &test_args(e));
+    let restored = write_crate(root, e, Body::Stub);
+    let solved = solved?;
+    restored?;
+    if !stub_red {
+        return Err(format!(
+            "{}: the untouched stub is not red on its todo!() (a defect: its tests do not reach the function)\n{}",
+            e.name,
+            String::from_utf8_lossy(&stub.stdout)
+        ));
+    }
+    if !solved.status.success() {
+        return Err(format!(
+            "{}: the solution's body does not pass the exercise's tests\n{}\n{}",
+            e.name,
+            String::from_utf8_lossy(&solved.stdout),
+            String::from_utf8_lossy(&solved.stderr)
+        ));
+    }
+    println!(
+        "exercise {}: stub red, solution green ({:.0} s)",
+        e.name,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
