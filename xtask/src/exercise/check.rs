@@ -163,6 +163,8 @@ fn cargo(root: &Path, e: &Exercise, args: &[String]) -> Result<Output, String> {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(args)
         .envs(e.env.iter().copied())
+        // The report shows what a test said, not where the panic went.
+        .env("RUST_BACKTRACE", "0")
         .current_dir(root)
         .output()
         .map_err(|err| format!("cannot run cargo: {err}"))
@@ -222,7 +224,9 @@ fn first_failure(stdout: &str) -> Option<(String, String)> {
     let body: Vec<&str> = section
         .lines()
         .skip(1)
-        .take_while(|l| !l.starts_with("---- ") && !l.starts_with("failures:"))
+        .take_while(|l| {
+            !l.starts_with("---- ") && !l.starts_with("failures:") && *l != "stack backtrace:"
+        })
         .filter(|l| !l.starts_with("note: run with `RUST_BACKTRACE") && !l.contains("panicked at"))
         .collect();
     let message: Vec<&str> = body
