@@ -150,9 +150,17 @@ pub fn list(root: &Path) -> Result<(), String> {
 
 /// The `cargo test` arguments of `e`'s check: its unit tests, the gate, its tests.
 fn test_args(e: &Exercise) -> Vec<String> {
-    let mut args: Vec<String> = ["test", "-p", e.name, "--features", "check", "--lib"]
-        .map(String::from)
-        .to_vec();
+    let mut args: Vec<String> = [
+        "test",
+        "-p",
+        e.name,
+        "--features",
+        "check",
+        "--no-fail-fast",
+        "--lib",
+    ]
+    .map(String::from)
+    .to_vec();
     for t in std::iter::once(&"gate").chain(e.tests) {
         args.extend(["--test".to_string(), t.to_string()]);
     }
@@ -210,31 +218,56 @@ fn verdict(out: &Output) -> Verdict {
     }
 }
 
-/// The first `---- NAME stdout ----` section: the test and its panic message (the
-/// lines after `panicked at FILE:LINE:`, without the backtrace note).
+/// The failure to show: the gate's smallest failing case when the gate failed (its
+/// message shows the input with escapes, and what was expected and got), else the
+/// first failing test.
 fn first_failure(stdout: &str) -> Option<(String, String)> {
-    let start = stdout.find("---- ")?;
-    let section = &stdout[start..];
-    let header = section.lines().next()?;
-    let test = header
-        .trim_start_matches("---- ")
-        .trim_end_matches(" ----")
-        .trim_end_matches(" stdout")
-        .to_string();
-    let body: Vec<&str> = section
-        .lines()
-        .skip(1)
-        .take_while(|l| {
-            !l.starts_with("---- ") && !l.starts_with("failures:") && *l != "stack backtrace:"
-        })
-        .filter(|l| !l.starts_with("note: run with `RUST_BACKTRACE") && !l.contains("panicked at"))
-        .collect();
-    let message: Vec<&str> = body
-        .into_iter()
-        .filter(|l| !l.trim().is_empty())
-        .take(30)
-        .collect();
-    Some((test, message.join("\n")))
+    let all = failures(stdout);
+    let gate = all
+        .iter()
+        .filter(|(_, message)| message.contains("failed the gate"))
+        .min_by_key(|(_, message)| input_bytes(message));
+    gate.or(all.first()).cloned()
+}
+
+/// Every `---- NAME stdout ----` section: the test and its panic message (without
+/// the `panicked at` line and the backtrace).
+fn failures(stdout: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = stdout;
+    while let Some(start) = rest.find("\n---- ") {
+        let section = &rest[start + 1..];
+        let header = section.lines().next().unwrap_or_default();
+        let test = header
+            .trim_start_matches("---- ")
+            .trim_end_matches(" ----")
+            .trim_end_matches(" stdout")
+            .to_string();
+        let message: Vec<&str> = section
+            .lines()
+            .skip(1)
+            .take_while(|l| {
+                !l.starts_with("---- ") && !l.starts_with("failures:") && *l != "stack backtrace:"
+            })
+            .filter(|l| {
+                !l.starts_with("note: run with `RUST_BACKTRACE") && !l.contains("panicked at")
+            })
+            .filter(|l| !l.trim().is_empty())
+            .take(30)
+            .collect();
+        out.push((test, message.join("\n")));
+        rest = &section[header.len()..];
+    }
+    out
+}
+
+/// `N` of the gate's `input (N bytes)`, or the largest number when there is none.
+fn input_bytes(message: &str) -> usize {
+    message
+        .split_once("input (")
+        .and_then(|(_, after)| after.split_once(' '))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or(usize::MAX)
 }
 
 /// `cargo x exercise check NAME`.
@@ -288,7 +321,7 @@ pub fn check(root: &Path, e: &Exercise) -> Result<(), String> {
                 );
             } else {
                 println!(
-                    "\nred: {failed} test(s) failed; the first, {test}, says:\n\n{}",
+                    "\nred: {failed} test(s) failed; {test} shows it best:\n\n{}",
                     indent(&message)
                 );
             }
