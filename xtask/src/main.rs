@@ -80,7 +80,10 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("xtask: {e}");
+            // An empty message: the command has said why already.
+            if !e.is_empty() {
+                eprintln!("xtask: {e}");
+            }
             ExitCode::FAILURE
         }
     }

@@ -42,18 +42,21 @@ fn input(n: usize, special: Option<(usize, u8)>, second: Option<u8>) -> Box<[u8]
 }
 
 fn check<S: Scanner>(h: &[u8], what: &str) {
-    assert_eq!(
-        S::find_field_end(h),
-        naive_field_end(h),
-        "{} field end, {what}: {h:?}",
-        S::NAME
+    let report = |scan: &str, got: Option<usize>, expected: Option<usize>| {
+        format!(
+            "{}::{scan}, {what}:\n  haystack b\"{}\"\n  got      {got:?}\n  expected {expected:?} (a byte loop)",
+            S::NAME,
+            h.escape_ascii()
+        )
+    };
+    let (got, expected) = (S::find_field_end(h), naive_field_end(h));
+    assert!(
+        got == expected,
+        "{}",
+        report("find_field_end", got, expected)
     );
-    assert_eq!(
-        S::find_quote(h),
-        naive_quote(h),
-        "{} quote, {what}: {h:?}",
-        S::NAME
-    );
+    let (got, expected) = (S::find_quote(h), naive_quote(h));
+    assert!(got == expected, "{}", report("find_quote", got, expected));
 }
 
 fn check_all(h: &[u8], what: &str) {
@@ -75,7 +78,11 @@ fn every_tier_agrees_with_the_byte_loop_at_every_length_and_position() {
             for &b in &specials {
                 for second in [None, Some(b + 1), Some(DELIMITER), Some(QUOTE)] {
                     let h = input(n, Some((at, b)), second);
-                    check_all(&h, &format!("length {n}, {b:#x} at {at}, then {second:?}"));
+                    let then = match second {
+                        Some(b2) if at + 1 < n => format!(", then {b2:#04x} at {}", at + 1),
+                        _ => String::new(),
+                    };
+                    check_all(&h, &format!("length {n}, {b:#04x} at {at}{then}"));
                     // Every suffix too: scans start anywhere in the input.
                     for from in 1..=n {
                         check_all(&h[from..], &format!("length {n} from {from}"));

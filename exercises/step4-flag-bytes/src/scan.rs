@@ -92,7 +92,7 @@ const HI: u64 = u64::from_le_bytes([0x80; 8]);
 /// bytes keeps that true, as each one's lowest flag is a true match of its own byte.
 fn flag_bytes(word: u64, byte: u8) -> u64 {
     todo!(
-        "exercise step4-flag-bytes: XOR with the byte broadcast to all eight lanes (LO * byte) turns matches into zero bytes"
+        "exercise step4-flag-bytes: XOR with the byte broadcast to all eight bytes (LO * u64::from(byte)) turns the matches into zero bytes"
     )
 }
 // ANCHOR_END: exercise_flag_bytes

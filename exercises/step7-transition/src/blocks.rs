@@ -468,6 +468,24 @@ mod tests {
         }
     }
 
+    /// A bitmap as a row of 64 columns, bit 0 first: `1` set, `.` clear.
+    fn row(bits: u64) -> String {
+        (0..64)
+            .map(|i| if bits >> i & 1 == 1 { '1' } else { '.' })
+            .collect()
+    }
+
+    /// The four bitmaps, one row each.
+    fn show(m: &Masks) -> String {
+        format!(
+            "  quote     {}\n  delimiter {}\n  lf        {}\n  cr        {}",
+            row(m.quote),
+            row(m.delimiter),
+            row(m.lf),
+            row(m.cr)
+        )
+    }
+
     #[test]
     fn every_tier_gives_the_oracles_bits_for_every_byte_at_every_position() {
         let tiers = Tier::supported();
@@ -476,10 +494,18 @@ mod tests {
             for at in 0..BLOCK {
                 let mut block = [b'x'; BLOCK];
                 block[at] = byte;
-                block[(at * 7 + 3) % BLOCK] = b'"';
+                let quote = (at * 7 + 3) % BLOCK;
+                block[quote] = b'"';
                 for &tier in &tiers {
                     if let Some(m) = masks(tier, &block) {
-                        assert_eq!(m, naive(&block), "{tier:?} byte {byte:#x} at {at}");
+                        let expected = naive(&block);
+                        assert!(
+                            m == expected,
+                            "{tier:?}: byte {byte:#04x} at {at} (and a quote at {quote}); \
+                             one column a byte, byte 0 first:\n got\n{}\n expected (a byte loop)\n{}",
+                            show(&m),
+                            show(&expected)
+                        );
                     }
                 }
             }
@@ -500,7 +526,13 @@ mod tests {
             });
             for tier in Tier::supported() {
                 if let Some(got) = prefix_xor(tier, x) {
-                    assert_eq!(got, expected, "{tier:?} {x:#x}");
+                    assert!(
+                        got == expected,
+                        "{tier:?}: the prefix XOR, one column a bit, bit 0 first:\n  bits     {}\n  got      {}\n  expected {}",
+                        row(x),
+                        row(got),
+                        row(expected)
+                    );
                 }
             }
         }

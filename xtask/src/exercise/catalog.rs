@@ -146,7 +146,7 @@ pub const EXERCISES: &[Exercise] = &[
                  scanner tests (`tests/scan.rs`: every position, every byte value)",
         env: &[],
         hints: &[
-            "XOR with the byte broadcast to all eight lanes (LO * byte) turns matches into zero bytes",
+            "XOR with the byte broadcast to all eight bytes (LO * u64::from(byte)) turns the matches into zero bytes",
             "then the zero-byte test: (v - 0x01..01) & !v & 0x80..80",
             "use wrapping_sub: the subtraction borrows across bytes on purpose",
         ],
@@ -214,28 +214,6 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step6-eq-bits",
-        step: 6,
-        step_dir: "steps/step6_simd",
-        file: "src/blocks.rs",
-        anchor: "eq_bits",
-        title: "Structural bitmaps, eight bytes at a time",
-        task: "Write `eq_bits(word, byte)`: one bit per byte of `word` that equals `byte`, \
-               in the low 8 bits, byte 0 lowest; every flag exact. It is the portable tier's \
-               compare and movemask, and builds the quote, delimiter, CR and LF bitmaps \
-               of each 64-byte block.",
-        tests: &["tiers"],
-        checks: "the gate on the portable tier (`CSV_TIER=portable`, so it runs your code on \
-                 any machine), the step's unit tests (every byte value at every position \
-                 against a naive oracle) and the tier tests",
-        env: &[("CSV_TIER", "portable")],
-        hints: &[
-            "broadcast and XOR (LO * byte) so that matching bytes become zero; no borrow may cross a byte this time",
-            "((v & 0x7F..) + 0x7F..) | v sets each byte's high bit unless the byte is zero",
-            "gather bit 8k of each byte into bit k: multiply by 0x0102_0408_1020_4080 and shift right by 56",
-        ],
-    },
-    Exercise {
         name: "step6-prefix-xor",
         step: 6,
         step_dir: "steps/step6_simd",
@@ -253,6 +231,49 @@ pub const EXERCISES: &[Exercise] = &[
         hints: &[
             "bits ^= bits << 1 makes bit i the XOR of bits i-1 and i",
             "double the shift each time: 1, 2, 4, 8, 16, 32",
+        ],
+    },
+    Exercise {
+        name: "step6-eq-bits",
+        step: 6,
+        step_dir: "steps/step6_simd",
+        file: "src/blocks.rs",
+        anchor: "eq_bits",
+        title: "Structural bitmaps, eight bytes at a time",
+        task: "Write `eq_bits(word, byte)`: one bit per byte of `word` that equals `byte`, \
+               in the low 8 bits, byte 0 lowest; every flag exact. It is the portable tier's \
+               compare and movemask, and builds the quote, delimiter, CR and LF bitmaps \
+               of each 64-byte block.",
+        tests: &["tiers"],
+        checks: "the gate on the portable tier (`CSV_TIER=portable`, so it runs your code on \
+                 any machine), the step's unit tests (every byte value at every position \
+                 against a naive oracle) and the tier tests",
+        env: &[("CSV_TIER", "portable")],
+        hints: &[
+            "broadcast and XOR (word ^ LO * u64::from(byte)) so that matching bytes become zero; no borrow may cross a byte this time",
+            "((v & 0x7F..) + 0x7F..) | v sets each byte's high bit unless the byte is zero",
+            "gather bit 8k of each byte into bit k: multiply by 0x0102_0408_1020_4080 and shift right by 56",
+        ],
+    },
+    Exercise {
+        name: "step7-parse-fixed",
+        step: 7,
+        step_dir: "steps/step7_parallel",
+        file: "src/exact.rs",
+        anchor: "parse_fixed",
+        title: "Decimals as exact integers",
+        task: "Write `parse_fixed`: a plain decimal (`[+-]digits[.digits]`, at most 19 \
+               digits, at most `SCALE` of them after the point) as an `i128` in units of \
+               10^-18, so that the sum is exact whatever the order of the threads; `None` \
+               for anything else.",
+        tests: &["query"],
+        checks: "the step's unit tests (exact sums, order independence) and the query tests \
+                 (every sum correctly rounded, on every number of threads)",
+        env: &[],
+        hints: &[
+            "sign first, then the digits into a u64 and the count of digits after the point",
+            "refuse: no digit, a second point, another byte, more than 19 digits, or more than SCALE after the point",
+            "scale up: mantissa * 10^(SCALE - scale), with the POWERS table",
         ],
     },
     Exercise {
@@ -275,27 +296,6 @@ pub const EXERCISES: &[Exercise] = &[
             "the simple answer is correct: call run(input, origin, from, to, state) for each of STATES",
             "after a first byte that is neither a quote nor a CR, StartRecord, StartField, Unquoted and QuoteInQuoted all end up in the same state",
             "only StartRecord may have its first record start at `from` itself, and only when from is the origin or follows an LF",
-        ],
-    },
-    Exercise {
-        name: "step7-parse-fixed",
-        step: 7,
-        step_dir: "steps/step7_parallel",
-        file: "src/exact.rs",
-        anchor: "parse_fixed",
-        title: "Decimals as exact integers",
-        task: "Write `parse_fixed`: a plain decimal (`[+-]digits[.digits]`, at most 19 \
-               digits, at most `SCALE` of them after the point) as an `i128` in units of \
-               10^-18, so that the sum is exact whatever the order of the threads; `None` \
-               for anything else.",
-        tests: &["query"],
-        checks: "the step's unit tests (exact sums, order independence) and the query tests \
-                 (every sum correctly rounded, on every number of threads)",
-        env: &[],
-        hints: &[
-            "sign first, then the digits into a u64 and the count of digits after the point",
-            "refuse: no digit, a second point, another byte, more than 19 digits, or more than SCALE after the point",
-            "scale up: mantissa * 10^(SCALE - scale), with the POWERS table",
         ],
     },
     Exercise {
