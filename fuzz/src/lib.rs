@@ -37,6 +37,7 @@ macro_rules! query_target {
             let query = $step::query::Query {
                 group_by: &columns.0,
                 sum: &columns.1,
+                ..Default::default()
             };
             let answer = $step::query::run(data, query);
             let table = $step::query::run_with::<$step::table::GroupTable>(data, query);

@@ -12,6 +12,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
 use crate::error::Error;
 use crate::measure::{Measurement, thousands, time_runs};
+use crate::query::Query;
 use crate::step::{Fingerprint, Step};
 use crate::{gate, json, reference};
 
@@ -55,8 +56,9 @@ pub fn query_command<S: Step>() -> Command {
     }))
 }
 
-/// `command` with the query's two columns: `--group-by COLUMN` (default `category`)
-/// and `--sum COLUMN` (default `value`), each named as in the file's header.
+/// `command` with the query's options: `--group-by COLUMN` (default `category`) and
+/// `--sum COLUMN` (default `value`), each a name in the header or a 1-based
+/// position; `--null TEXT` (repeatable) and `--no-header`.
 pub fn query_args(command: Command) -> Command {
     command
         .arg(
@@ -64,15 +66,60 @@ pub fn query_args(command: Command) -> Command {
                 .long("group-by")
                 .value_name("COLUMN")
                 .default_value("category")
-                .help("the column to group by, by its name in the header"),
+                .help("the column to group by: its name in the header, or its position (1 is the first)"),
         )
         .arg(
             Arg::new("sum")
                 .long("sum")
                 .value_name("COLUMN")
                 .default_value("value")
-                .help("the column to sum, by its name in the header"),
+                .help("the column to sum: its name in the header, or its position"),
         )
+        .arg(
+            Arg::new("null")
+                .long("null")
+                .allow_hyphen_values(true)
+                .value_name("TEXT")
+                .action(ArgAction::Append)
+                .help("a value that means NULL besides the empty field, e.g. NA (repeat for more)"),
+        )
+        .arg(
+            Arg::new("no-header")
+                .long("no-header")
+                .action(ArgAction::SetTrue)
+                .help("the first record is data: name the columns by position (--group-by 1 --sum 2)"),
+        )
+}
+
+/// The `--null` texts.
+///
+/// # Errors
+/// A text that is itself a number (`-999`): a value could then be both a number and
+/// NULL, and the steps that aggregate on a device decide before they see `--null`.
+pub fn nulls(matches: &ArgMatches) -> Result<Vec<String>, String> {
+    let nulls: Vec<String> = matches
+        .get_many::<String>("null")
+        .map(|v| v.cloned().collect())
+        .unwrap_or_default();
+    match nulls.iter().find(|n| n.parse::<f64>().is_ok()) {
+        Some(n) => Err(format!(
+            "--null {n}: that text is a number, so a value could be both; not supported \
+             (remove those rows first, e.g. with grep -v)"
+        )),
+        None => Ok(nulls),
+    }
+}
+
+/// The query that `matches` ask for (`nulls` from [`nulls`]).
+pub fn query<'q>(matches: &'q ArgMatches, nulls: &'q [String]) -> Query<'q> {
+    Query {
+        group_by: matches
+            .get_one::<String>("group-by")
+            .expect("has a default"),
+        sum: matches.get_one::<String>("sum").expect("has a default"),
+        nulls,
+        header: !matches.get_flag("no-header"),
+    }
 }
 
 impl Options {

@@ -14,15 +14,22 @@ use serde_json::{Map, Value, json};
 use crate::error::{ErrorKind, ParseError};
 use crate::json::hex;
 
-/// Which columns the query groups by and sums, by their names in the header: the
-/// same type for every query step (and the baseline), so that one command line
+/// Which columns the query groups by and sums, and how it reads the file: the same
+/// type for every query step (and the baseline), so that one command line
 /// ([`crate::query_cli`]) and one family of tests serve them all.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Query<'q> {
-    /// The GROUP BY column (default `category`).
+    /// The GROUP BY column (default `category`): its name in the header, or its
+    /// 1-based position ([`Query::columns`]).
     pub group_by: &'q str,
-    /// The SUM column (default `value`).
+    /// The SUM column (default `value`), named the same way.
     pub sum: &'q str,
+    /// Texts that mean NULL besides the empty field (`--null`, as DuckDB's `nullstr`):
+    /// `NA`, `NULL`, …; none by default.
+    pub nulls: &'q [String],
+    /// Whether the first record is a header (`--no-header`: false, and the columns
+    /// are named by position).
+    pub header: bool,
 }
 
 impl Default for Query<'_> {
@@ -30,7 +37,92 @@ impl Default for Query<'_> {
         Query {
             group_by: "category",
             sum: "value",
+            nulls: &[],
+            header: true,
         }
+    }
+}
+
+/// Texts that files often use for a missing value: a value that is one of them and
+/// is not a `--null` gets an error that suggests `--null`.
+pub const COMMON_NULLS: [&str; 7] = ["NA", "N/A", "NULL", "null", "NaN", "-", "?"];
+
+impl Query<'_> {
+    /// True when a value field is SQL NULL: empty, or one of [`Query::nulls`].
+    #[inline]
+    pub fn is_null(&self, field: &[u8]) -> bool {
+        field.is_empty()
+            || (!self.nulls.is_empty() && self.nulls.iter().any(|n| n.as_bytes() == field))
+    }
+
+    /// A key as the query groups it: a `--null` text is the NULL key, the same group
+    /// as an empty field (so a file's `NA` keys and its empty keys are one group, as
+    /// in DuckDB with `nullstr`).
+    #[inline]
+    pub fn key<'k>(&self, key: &'k [u8]) -> &'k [u8] {
+        if !self.nulls.is_empty() && self.is_null(key) {
+            b""
+        } else {
+            key
+        }
+    }
+
+    // ANCHOR: columns
+    /// The GROUP BY and SUM columns' indexes (0-based) in records of `width` fields
+    /// whose first record is `first` (the header, or with `--no-header` the first data
+    /// record). A column is found by its name in the header; failing that, a number
+    /// `1..=width` is its position (so `--group-by 2` works with or without a header).
+    ///
+    /// # Errors
+    /// [`QueryError::DuplicateColumn`] when the name is in the header twice (which one
+    /// was meant is not for the engine to guess); [`QueryError::MissingColumn`] when it
+    /// is neither a name nor a position; [`QueryError::NotAPosition`] with
+    /// `--no-header` when it is not a position.
+    pub fn columns(&self, first: &[&[u8]]) -> Result<(usize, usize), QueryError> {
+        Ok((
+            self.column(self.group_by, first)?,
+            self.column(self.sum, first)?,
+        ))
+    }
+    // ANCHOR_END: columns
+
+    fn column(&self, spec: &str, first: &[&[u8]]) -> Result<usize, QueryError> {
+        find_column(spec, first, self.header)
+    }
+}
+
+/// The index of the column `spec` (a name in the header, or a 1-based position) in
+/// records whose first record is `first`; with `header` false, positions only. As
+/// [`Query::columns`], for one column.
+///
+/// # Errors
+/// As [`Query::columns`].
+pub fn find_column(spec: &str, first: &[&[u8]], header: bool) -> Result<usize, QueryError> {
+    let position = spec
+        .parse::<usize>()
+        .ok()
+        .filter(|&p| (1..=first.len()).contains(&p))
+        .map(|p| p - 1);
+    if !header {
+        return position.ok_or_else(|| QueryError::NotAPosition {
+            column: spec.to_string(),
+            width: first.len(),
+        });
+    }
+    let named: Vec<usize> = (0..first.len())
+        .filter(|&k| first[k] == spec.as_bytes())
+        .collect();
+    match (named.as_slice(), position) {
+        ([k], _) => Ok(*k),
+        ([], Some(p)) => Ok(p),
+        ([], None) => Err(QueryError::MissingColumn {
+            column: spec.to_string(),
+            header: first.iter().map(|n| key_text(n)).collect(),
+        }),
+        (many, _) => Err(QueryError::DuplicateColumn {
+            column: spec.to_string(),
+            positions: many.iter().map(|k| k + 1).collect(),
+        }),
     }
 }
 
@@ -60,6 +152,20 @@ pub enum QueryError {
         column: String,
         /// The header's names, as text.
         header: Vec<String>,
+    },
+    /// A column named in the query is in the header more than once.
+    DuplicateColumn {
+        /// The name asked for.
+        column: String,
+        /// Its 1-based positions in the header.
+        positions: Vec<usize>,
+    },
+    /// `--no-header`, and a column asked for is not a position `1..=width`.
+    NotAPosition {
+        /// What was asked for.
+        column: String,
+        /// Fields in the first record.
+        width: usize,
     },
     /// A record has another number of fields than the header.
     FieldCount {
@@ -92,6 +198,8 @@ impl QueryError {
             QueryError::Parse(e) => e.kind().name(),
             QueryError::NoHeader => "no_header",
             QueryError::MissingColumn { .. } => "missing_column",
+            QueryError::DuplicateColumn { .. } => "duplicate_column",
+            QueryError::NotAPosition { .. } => "not_a_position",
             QueryError::FieldCount { .. } => "field_count",
             QueryError::InvalidNumber { .. } => "invalid_number",
         }
@@ -107,6 +215,12 @@ impl QueryError {
             QueryError::NoHeader => json!({"error": self.name()}),
             QueryError::MissingColumn { column, header } => {
                 json!({"error": self.name(), "column": column, "header": header})
+            }
+            QueryError::DuplicateColumn { column, positions } => {
+                json!({"error": self.name(), "column": column, "positions": positions})
+            }
+            QueryError::NotAPosition { column, width } => {
+                json!({"error": self.name(), "column": column, "width": width})
             }
             QueryError::FieldCount {
                 record,
@@ -137,8 +251,36 @@ impl fmt::Display for QueryError {
                 "the input is empty: there is no header to find the columns in"
             ),
             QueryError::MissingColumn { column, header } => {
-                write!(f, "no column named {column:?}; the header has {header:?}")
+                write!(f, "no column named {column:?}; the header has {header:?}")?;
+                if header.len() == 1 {
+                    if let Some(d) = [b';', b'\t', b'|']
+                        .iter()
+                        .find(|&&d| header[0].contains(d as char))
+                    {
+                        write!(
+                            f,
+                            " (one column: is the file delimited by {:?} rather than ','?)",
+                            *d as char
+                        )?;
+                    }
+                }
+                Ok(())
             }
+            QueryError::DuplicateColumn { column, positions } => {
+                let list: Vec<String> = positions.iter().map(usize::to_string).collect();
+                write!(
+                    f,
+                    "the header has {} columns named {column:?}, at positions {}; name the one \
+                     you mean by its position (e.g. --group-by {})",
+                    positions.len(),
+                    list.join(" and "),
+                    positions[0]
+                )
+            }
+            QueryError::NotAPosition { column, width } => write!(
+                f,
+                "--no-header: columns are named by position, 1 to {width}; {column:?} is not one"
+            ),
             QueryError::FieldCount {
                 record,
                 line,
@@ -154,13 +296,36 @@ impl fmt::Display for QueryError {
                 line,
                 column,
                 text,
-            } => write!(
-                f,
-                "{}, column {column:?}: {:?} is not a finite decimal number",
-                at(*line, *record),
-                key_text(text)
-            ),
+            } => {
+                write!(
+                    f,
+                    "{}, column {column:?}: {:?} is not a finite decimal number",
+                    at(*line, *record),
+                    key_text(text)
+                )?;
+                // A common marker of a missing value: say how to read it as NULL.
+                match std::str::from_utf8(text) {
+                    Ok(marker) if COMMON_NULLS.contains(&marker) => write!(
+                        f,
+                        "; if {marker:?} marks a missing value, run with --null {}",
+                        shell_word(marker)
+                    ),
+                    _ => Ok(()),
+                }
+            }
         }
+    }
+}
+
+/// `text` as one shell word: quoted when the shell would read it otherwise (`?`).
+fn shell_word(text: &str) -> String {
+    if text
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"-_/.".contains(&b))
+    {
+        text.to_string()
+    } else {
+        format!("'{text}'")
     }
 }
 
@@ -349,6 +514,78 @@ mod tests {
             r#"{"error":"field_count","expected":7,"found":6,"record":2}"#
         );
         assert_eq!(line_at(b"a\nb\nc", 4), 3);
+    }
+
+    #[test]
+    fn columns_by_name_or_position_and_duplicates() {
+        let header: Vec<&[u8]> = vec![b"k", b"v", b"k", b"2"];
+        let q = |g, s| Query {
+            group_by: g,
+            sum: s,
+            ..Query::default()
+        };
+        assert_eq!(q("v", "3").columns(&header), Ok((1, 2)));
+        // A name wins over a position: column 4 is named "2".
+        assert_eq!(q("2", "1").columns(&header), Ok((3, 0)));
+        let e = q("k", "v").columns(&header).unwrap_err();
+        assert_eq!(
+            e,
+            QueryError::DuplicateColumn {
+                column: "k".into(),
+                positions: vec![1, 3]
+            }
+        );
+        assert_eq!(
+            e.to_json().to_string(),
+            r#"{"column":"k","error":"duplicate_column","positions":[1,3]}"#
+        );
+        assert!(matches!(
+            q("5", "v").columns(&header),
+            Err(QueryError::MissingColumn { .. })
+        ));
+        let no_header = Query {
+            header: false,
+            ..q("2", "v")
+        };
+        assert_eq!(
+            no_header.columns(&header),
+            Err(QueryError::NotAPosition {
+                column: "v".into(),
+                width: 4
+            })
+        );
+    }
+
+    #[test]
+    fn null_texts_and_the_null_key() {
+        let nulls = ["NA".to_string(), "-".to_string()];
+        let q = Query {
+            nulls: &nulls,
+            ..Query::default()
+        };
+        assert!(q.is_null(b"") && q.is_null(b"NA") && q.is_null(b"-"));
+        assert!(!q.is_null(b"na") && !q.is_null(b"0"));
+        assert_eq!(q.key(b"NA"), b"");
+        assert_eq!(q.key(b"NAB"), b"NAB");
+        assert!(Query::default().is_null(b"") && !Query::default().is_null(b"NA"));
+    }
+
+    #[test]
+    fn a_common_marker_gets_a_suggestion_and_a_one_column_header_a_delimiter() {
+        let e = |text: &[u8]| QueryError::InvalidNumber {
+            record: 1,
+            line: 2,
+            column: "v".into(),
+            text: text.to_vec(),
+        };
+        assert!(e(b"NULL").to_string().ends_with("run with --null NULL"));
+        assert!(e(b"?").to_string().ends_with("run with --null '?'"));
+        assert!(!e(b"abc").to_string().contains("--null"));
+        let e = QueryError::MissingColumn {
+            column: "city".into(),
+            header: vec!["city;temp".into()],
+        };
+        assert!(e.to_string().contains("delimited by ';'"), "{e}");
     }
 
     #[test]

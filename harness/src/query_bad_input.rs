@@ -35,12 +35,25 @@ macro_rules! query_bad_input_tests {
             accepted_spellings_of_numbers,
             an_empty_value_is_null_counted_but_not_summed,
             an_unterminated_quote_names_its_record_and_byte);
-        #[test]
-        fn the_binary_exits_non_zero_with_the_error_as_json() {
-            $crate::query_bad_input::the_binary_exits_non_zero_with_the_error_as_json(
-                ::std::path::Path::new($bin),
-            );
-        }
+        $crate::__query_binary_tests!($bin;
+            the_binary_exits_non_zero_with_the_error_as_json,
+            null_markers_are_suggested_then_read_as_null,
+            a_column_is_a_name_or_a_position_and_a_duplicate_name_is_an_error,
+            no_header_names_the_columns_by_position,
+            a_null_marker_that_is_a_number_is_refused);
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __query_binary_tests {
+    ($bin:expr; $($case:ident),*) => {
+        $(
+            #[test]
+            fn $case() {
+                $crate::query_bad_input::$case(::std::path::Path::new($bin));
+            }
+        )*
     };
 }
 
@@ -221,4 +234,126 @@ pub fn the_binary_exits_non_zero_with_the_error_as_json(bin: &Path) {
     let out = Command::new(bin).arg("/no/such/file.csv").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /no/such/file.csv"));
+}
+
+/// The binary's run over `csv` (written to a file of its own) with `args`: exit
+/// status, stdout, stderr.
+fn run_binary(bin: &Path, case: &str, csv: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    let name = bin.file_name().and_then(|n| n.to_str()).unwrap_or("step");
+    let path = std::env::temp_dir().join(format!("{name}-{case}-{}.csv", std::process::id()));
+    std::fs::write(&path, csv).unwrap();
+    let out = Command::new(bin)
+        .arg(&path)
+        .args(["--runs", "1"])
+        .args(args)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).trim().to_string();
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// `NA` in a value column: an error that suggests `--null NA`; with it, `NA` values
+/// are NULL (counted, not summed) and `NA` keys the NULL key, one group with the
+/// empty keys (DuckDB's answer with `nullstr='NA'`, as penguins.csv needs).
+pub fn null_markers_are_suggested_then_read_as_null(bin: &Path) {
+    let csv = "species,island,mass\nAdelie,Torgersen,3750\nAdelie,Torgersen,NA\n\
+               NA,Biscoe,4500\n,Dream,50\nGentoo,Biscoe,\n";
+    let query = ["--group-by", "species", "--sum", "mass"];
+    let (code, _, stderr) = run_binary(bin, "na", csv, &query);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains(r#"line 3 (record 2), column "mass": "NA" is not a finite decimal number; if "NA" marks a missing value, run with --null NA"#),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) = run_binary(
+        bin,
+        "na",
+        csv,
+        &[&query[..], &["--null", "NA", "--json"]].concat(),
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stdout,
+        r#"{"":{"count":2,"sum":4550.0},"Adelie":{"count":2,"sum":3750.0},"Gentoo":{"count":1,"sum":null}}"#
+    );
+    // Several markers; a quoted "NA" is the same text.
+    let csv = "k,v\na,N/A\na,\"NA\"\na,2\na,-\n";
+    let args = [
+        "--group-by",
+        "k",
+        "--sum",
+        "v",
+        "--null",
+        "NA",
+        "--null",
+        "N/A",
+    ];
+    let args = [&args[..], &["--null", "-", "--json"]].concat();
+    let (code, stdout, stderr) = run_binary(bin, "na2", csv, &args);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout, r#"{"a":{"count":4,"sum":2.0}}"#);
+}
+
+/// `--group-by 3`: a position when no column has that name; a name that two columns
+/// have is an error that names both positions.
+pub fn a_column_is_a_name_or_a_position_and_a_duplicate_name_is_an_error(bin: &Path) {
+    let csv = "k,v,k\na,1,x\nb,2,y\na,3,x\n";
+    let (code, _, stderr) = run_binary(bin, "dup", csv, &["--group-by", "k", "--sum", "v"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains(r#"the header has 2 columns named "k", at positions 1 and 3; name the one you mean by its position (e.g. --group-by 1)"#),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) = run_binary(
+        bin,
+        "dup",
+        csv,
+        &["--group-by", "3", "--sum", "2", "--json"],
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stdout,
+        r#"{"x":{"count":2,"sum":4.0},"y":{"count":1,"sum":2.0}}"#
+    );
+    let (code, _, stderr) = run_binary(bin, "dup", csv, &["--group-by", "4", "--sum", "v"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains(r#"no column named "4""#), "{stderr}");
+}
+
+/// `--no-header`: the first record is data, and the columns are positions.
+pub fn no_header_names_the_columns_by_position(bin: &Path) {
+    let csv = "\na,1\nb,2\na,3\n";
+    let args = ["--no-header", "--group-by", "1", "--sum", "2", "--json"];
+    let (code, stdout, stderr) = run_binary(bin, "nohdr", csv, &args);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stdout,
+        r#"{"a":{"count":2,"sum":4.0},"b":{"count":1,"sum":2.0}}"#
+    );
+    // Errors count the first record as record 0, a data record.
+    let (code, stdout, _) = run_binary(bin, "nohdr", "a,1\nb,x\n", &args);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        stdout,
+        r#"{"column":"2","error":"invalid_number","record":1,"text":"x"}"#
+    );
+    let (code, _, stderr) = run_binary(bin, "nohdr", csv, &["--no-header"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            r#"--no-header: columns are named by position, 1 to 2; "category" is not one"#
+        ),
+        "{stderr}"
+    );
+}
+
+/// `--null -999`: refused (exit status 2), since a value would be both.
+pub fn a_null_marker_that_is_a_number_is_refused(bin: &Path) {
+    let (code, _, stderr) = run_binary(bin, "num", "category,value\na,1\n", &["--null", "-999"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--null -999: that text is a number"),
+        "{stderr}"
+    );
 }

@@ -168,6 +168,7 @@ pub fn other_columns_can_be_grouped_and_summed<S: QueryStep>(dir: &Path) {
         Query {
             group_by: "city",
             sum: "temp",
+            ..Default::default()
         },
     );
     std::fs::remove_file(path).unwrap();

@@ -167,12 +167,14 @@ pub fn run_query<S: QueryStep>() -> ExitCode {
     if S::VERBOSE.is_some() && matches.get_flag("verbose") {
         S::verbose(&path, &config);
     }
-    let query = Query {
-        group_by: matches
-            .get_one::<String>("group-by")
-            .expect("has a default"),
-        sum: matches.get_one::<String>("sum").expect("has a default"),
+    let nulls = match cli::nulls(&matches) {
+        Ok(nulls) => nulls,
+        Err(message) => {
+            eprintln!("{}: {message}", S::NAME);
+            return ExitCode::from(2);
+        }
     };
+    let query = cli::query(&matches, &nulls);
     match run::<S>(&path, &options, query, &config) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => code,

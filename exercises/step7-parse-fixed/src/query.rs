@@ -71,7 +71,8 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// Adds one record; `line` gives its 1-based line, asked only to report an error.
     ///
     /// # Errors
-    /// [`QueryError::MissingColumn`] for a header without a queried column,
+    /// [`QueryError::MissingColumn`] (or `DuplicateColumn`, `NotAPosition`) when a
+    /// queried column is not found in the first record,
     /// [`QueryError::FieldCount`] for a record whose width differs from the header's,
     /// [`QueryError::InvalidNumber`] for a value that is not a finite number.
     #[inline]
@@ -82,9 +83,16 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     ) -> Result<(), QueryError> {
         let index = self.records;
         self.records += 1;
-        let Some((key, value, width)) = self.columns else {
-            self.columns = Some(self.find_columns(record)?);
-            return Ok(());
+        let (key, value, width) = match self.columns {
+            Some(columns) => columns,
+            None => {
+                let columns = self.find_columns(record)?;
+                self.columns = Some(columns);
+                if self.query.header {
+                    return Ok(()); // the header only names the columns
+                }
+                columns // `--no-header`: the first record is data too
+            }
         };
         if record.width() != width {
             return Err(QueryError::FieldCount {
@@ -95,7 +103,12 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             });
         }
         let text = record.cooked(value);
-        let Ok(number) = parse_number(&text) else {
+        let parsed = if self.query.is_null(&text) {
+            Ok(None) // empty, or a `--null` text
+        } else {
+            parse_number(&text)
+        };
+        let Ok(number) = parsed else {
             let column = self.query.sum.to_string();
             return Err(QueryError::InvalidNumber {
                 record: index,
@@ -104,30 +117,23 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
                 text: text.into_owned(),
             });
         };
-        self.table.entry(&record.cooked(key)).add(number);
+        self.table
+            .entry(self.query.key(&record.cooked(key)))
+            .add(number);
         Ok(())
     }
     // ANCHOR_END: add
 
+    /// The columns' indexes and the width, from the first record (the header, or
+    /// with `--no-header` the first data record): [`Query::columns`].
     fn find_columns(
         &self,
-        header: &(impl Fields + ?Sized),
+        first: &(impl Fields + ?Sized),
     ) -> Result<(usize, usize, usize), QueryError> {
-        let position = |name: &str| {
-            (0..header.width())
-                .find(|&k| *header.cooked(k) == *name.as_bytes())
-                .ok_or_else(|| QueryError::MissingColumn {
-                    column: name.to_string(),
-                    header: (0..header.width())
-                        .map(|k| harness::query::key_text(&header.cooked(k)))
-                        .collect(),
-                })
-        };
-        Ok((
-            position(self.query.group_by)?,
-            position(self.query.sum)?,
-            header.width(),
-        ))
+        let cooked: Vec<Cow<'_, [u8]>> = (0..first.width()).map(|k| first.cooked(k)).collect();
+        let names: Vec<&[u8]> = cooked.iter().map(|c| &**c).collect();
+        let (key, value) = self.query.columns(&names)?;
+        Ok((key, value, first.width()))
     }
 
     /// The answer: the groups in key order.
@@ -233,8 +239,9 @@ pub fn run_split(input: &[u8], query: Query<'_>, split: Split) -> Result<Groups,
     run_plan(input, query, &split.plan(input), split.threads)
 }
 
-/// [`run`] over the chunks of `plan` on `threads` threads: the header first, alone;
-/// then each chunk into its thread's table; then the tables merged.
+/// [`run`] over the chunks of `plan` on `threads` threads: the header (or with
+/// `--no-header` the first record) first, alone; then each chunk into its thread's
+/// table; then the tables merged.
 ///
 /// # Errors
 /// As [`run`].
@@ -276,10 +283,10 @@ pub fn run_plan(
         }
         before += records;
     }
-    let mut tables = parts.1.into_iter().map(|(_, a)| a.table);
-    let mut table = tables.next().unwrap_or_default();
-    for other in tables {
-        table.merge(other);
+    // The first record's own table: empty, unless `--no-header` made it data.
+    let mut table = header.table;
+    for (_, aggregator) in parts.1 {
+        table.merge(aggregator.table);
     }
     Ok(table.to_groups())
 }

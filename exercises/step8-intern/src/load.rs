@@ -24,14 +24,14 @@ use std::path::{Path, PathBuf};
 
 use harness::ParseError;
 use harness::dialect::QUOTE;
-use harness::query::{QueryError, key_text, line_at};
+use harness::query::{QueryError, find_column, key_text, line_at};
 use hashbrown::DefaultHashBuilder;
 
 use crate::chunks::{Plan, map_chunks};
 use crate::encode::{BadField, ChunkColumns};
 use crate::error::TableError;
 use crate::hash_index::{self, HashIndex};
-use crate::infer::{ColumnType, Seen, storage_type};
+use crate::infer::{ColumnType, Seen, null_as_empty, storage_type};
 use crate::layout::{self, MANIFEST};
 use crate::manifest::{Column, Manifest};
 use crate::query::Split;
@@ -45,8 +45,12 @@ pub struct LoadOptions {
     pub split: Option<Split>,
     /// `(column name, type)` pairs that override the inference.
     pub schema: Vec<(String, ColumnType)>,
-    /// The column to build a hash index on, by name.
+    /// The column to build a hash index on, by name (or position).
     pub index: Option<String>,
+    /// Texts read as an empty field, NULL (`--null`).
+    pub nulls: Vec<String>,
+    /// `--no-header`: the first record is data, and the columns are named `1`, `2`, ….
+    pub no_header: bool,
 }
 
 /// Parses a `--schema` value: `NAME=TYPE[,NAME=TYPE…]`, types as
@@ -119,11 +123,19 @@ pub fn load_timed(
         return Err(TableError::Exists(dir.to_path_buf()));
     }
     let split = options.split.unwrap_or_else(Split::all_cores);
-    let (names, header_end) = read_header(input)?;
+    let (names, header_end) = read_header(input, options.no_header)?;
+    let headers = u64::from(!options.no_header); // records before the first data record
     let requested = resolve_schema(&names, &options.schema)?;
     let plan = split.plan(input);
     lap(&mut phases.plan);
-    let (rows, seen) = infer_pass(input, &plan, header_end, names.len(), split.threads)?;
+    let pass = Pass {
+        input,
+        plan: &plan,
+        header_end,
+        headers,
+        nulls: &options.nulls,
+    };
+    let (rows, seen) = infer_pass(&pass, names.len(), split.threads)?;
     let types: Vec<ColumnType> = (0..names.len())
         .map(|k| storage_type(requested[k], &seen[k]))
         .collect();
@@ -134,14 +146,14 @@ pub fn load_timed(
         plan.parts.len(),
         || (),
         |(), k| {
-            let mut columns = ChunkColumns::new(&types, rows[k] as usize);
+            let mut columns = ChunkColumns::new(&types, &options.nulls, rows[k] as usize);
             // Pass 1 reported any parse error: the same bytes parse the same way again.
             let _ = parse_part(input, &plan, k, header_end, |r| columns.push(&r, &hasher));
             columns
         },
     )
     .0;
-    first_bad_field(input, &names, &types, &chunks)?;
+    first_bad_field(&pass, &names, &types, &chunks)?;
     lap(&mut phases.encode);
     let dicts: Vec<_> = chunks
         .iter_mut()
@@ -177,17 +189,26 @@ pub fn load_timed(
 }
 // ANCHOR_END: load
 
-/// The header's fields and where the first data record starts.
-fn read_header(input: &[u8]) -> Result<(Vec<Vec<u8>>, usize), TableError> {
+/// The header's fields and where the first data record starts; with `no_header`,
+/// the names `1`, `2`, … and where the first record starts (it is data).
+fn read_header(input: &[u8], no_header: bool) -> Result<(Vec<Vec<u8>>, usize), TableError> {
     let mut from = harness::dialect::bom_len(input);
     while from < input.len() {
         let mut names = None;
         let stopped =
             Parser::default().records_between(Tier::chosen(), input, from, from + 1, |r| {
-                names = Some(r.fields().map(|f| f.cooked().into_owned()).collect());
+                names = Some(
+                    r.fields()
+                        .map(|f| f.cooked().into_owned())
+                        .collect::<Vec<_>>(),
+                );
             });
         let stopped = stopped.map_err(QueryError::Parse)?;
         if let Some(names) = names {
+            if no_header {
+                let positions = (1..=names.len()).map(|p| p.to_string().into_bytes());
+                return Ok((positions.collect(), from));
+            }
             return Ok((names, stopped));
         }
         from = stopped; // a blank line
@@ -195,21 +216,26 @@ fn read_header(input: &[u8]) -> Result<(Vec<Vec<u8>>, usize), TableError> {
     Err(QueryError::NoHeader.into())
 }
 
-/// The type `--schema` gives each column, if any.
+/// What both passes read: the input, its plan, where the data records start, how
+/// many records come before them (the header: 1, or 0), and the `--null` texts.
+struct Pass<'p> {
+    input: &'p [u8],
+    plan: &'p Plan,
+    header_end: usize,
+    headers: u64,
+    nulls: &'p [String],
+}
+
+/// The type `--schema` gives each column, if any; a column is named as the query
+/// names it (its name, or its position).
 fn resolve_schema(
     names: &[Vec<u8>],
     schema: &[(String, ColumnType)],
 ) -> Result<Vec<Option<ColumnType>>, TableError> {
     let mut types = vec![None; names.len()];
+    let names: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
     for (name, ty) in schema {
-        let k = names
-            .iter()
-            .position(|n| n == name.as_bytes())
-            .ok_or_else(|| QueryError::MissingColumn {
-                column: name.clone(),
-                header: names.iter().map(|n| key_text(n)).collect(),
-            })?;
-        types[k] = Some(*ty);
+        types[find_column(name, &names, true)?] = Some(*ty);
     }
     Ok(types)
 }
@@ -235,12 +261,17 @@ fn parse_part<'a>(
 /// Pass 1: each part's records and what each column's fields could be; the first
 /// error in record order (a record of another width, or an open quote).
 fn infer_pass(
-    input: &[u8],
-    plan: &Plan,
-    header_end: usize,
+    pass: &Pass<'_>,
     width: usize,
     threads: usize,
 ) -> Result<(Vec<u64>, Vec<Seen>), TableError> {
+    let Pass {
+        input,
+        plan,
+        header_end,
+        headers,
+        nulls,
+    } = *pass;
     let parts = map_chunks(
         threads,
         plan.parts.len(),
@@ -253,7 +284,7 @@ fn infer_pass(
                     failure = Some((records, r.spans()[0].start, r.len()));
                 }
                 for (s, field) in seen.iter_mut().zip(r.fields()) {
-                    s.add(field.cooked_in(scratch));
+                    s.add(null_as_empty(nulls, field.cooked_in(scratch)));
                 }
                 records += 1;
             });
@@ -261,7 +292,7 @@ fn infer_pass(
         },
     )
     .0;
-    let mut before = 1; // the header
+    let mut before = headers;
     let (mut rows, mut merged) = (Vec::new(), vec![Seen::default(); width]);
     for (produced, seen, failure, parse_error) in parts {
         if let Some((record, start, found)) = failure {
@@ -288,12 +319,13 @@ fn infer_pass(
 
 /// The first field (in record order) that did not parse as its column's type.
 fn first_bad_field(
-    input: &[u8],
+    pass: &Pass<'_>,
     names: &[Vec<u8>],
     types: &[ColumnType],
     chunks: &[ChunkColumns<'_>],
 ) -> Result<(), TableError> {
-    let mut before = 1;
+    let input = pass.input;
+    let mut before = pass.headers;
     for chunk in chunks {
         if let Some(BadField {
             record,

@@ -21,7 +21,7 @@ use harness::alloc::{AllocCount, count_allocations};
 use harness::cli::{self, Options};
 use harness::measure::{Measurement, thousands};
 use harness::query::{Groups, groups_to_json, groups_to_table};
-use step8::cli::{query_table, schema_args, split, split_args};
+use step8::cli::{query_table, read_args, schema_args, split, split_args};
 use step8::error::TableError;
 use step8::load::{LoadOptions, Phases, load_timed};
 use step8::query::{self, Query, Split};
@@ -79,7 +79,7 @@ fn command() -> Command {
         );
     bench
         .args_conflicts_with_subcommands(true)
-        .subcommand(split_args(schema_args(load)))
+        .subcommand(split_args(schema_args(read_args(load))))
         .subcommand(split_args(cli::query_args(query)))
         .subcommand(export)
 }
@@ -95,11 +95,12 @@ fn main() -> ExitCode {
     result.unwrap_or_else(|code| code)
 }
 
-fn the_query(m: &ArgMatches) -> Query<'_> {
-    Query {
-        group_by: m.get_one::<String>("group-by").expect("has a default"),
-        sum: m.get_one::<String>("sum").expect("has a default"),
-    }
+/// The `--null` texts, or the exit status after saying why not.
+fn nulls(m: &ArgMatches) -> Result<Vec<String>, ExitCode> {
+    cli::nulls(m).map_err(|message| {
+        eprintln!("step8: {message}");
+        ExitCode::from(2)
+    })
 }
 
 fn load_options(m: &ArgMatches) -> Result<LoadOptions, ExitCode> {
@@ -155,7 +156,8 @@ fn load_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
 fn query_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let dir = m.get_one::<PathBuf>("table").expect("required");
     let json = m.get_flag("json");
-    let query = the_query(m);
+    let nulls = nulls(m)?;
+    let query = cli::query(m, &nulls);
     let start = Instant::now();
     let groups = Table::open(dir)
         .and_then(|table| table_query::run(&table, query, split(m).threads))
@@ -335,7 +337,8 @@ fn bench(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     if !cli::gate_passes::<Step8>() {
         return Err(ExitCode::FAILURE);
     }
-    let (query, split) = (the_query(matches), split(matches));
+    let nulls = nulls(matches)?;
+    let (query, split) = (cli::query(matches, &nulls), split(matches));
     let load_options = load_options(matches)?;
     let verbose = matches.get_flag("verbose");
     remove_stale_bench_tables();

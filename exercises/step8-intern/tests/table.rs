@@ -245,6 +245,7 @@ fn query_errors_are_step_7s() {
     let q = Query {
         group_by: "flag",
         sum: "k",
+        ..Default::default()
     };
     let ours = table_query::run(&table, q, 1).unwrap_err().to_json();
     assert_eq!(ours, query::run(csv, q).unwrap_err().to_json());
@@ -262,7 +263,8 @@ fn load_errors_name_record_line_column_and_text() {
             ragged,
             Query {
                 group_by: "a",
-                sum: "b"
+                sum: "b",
+                ..Default::default()
             }
         )
         .unwrap_err()
@@ -400,6 +402,7 @@ fn group_by_int_date_and_bool_columns_as_the_csv_query() {
     let q = Query {
         group_by: "value",
         sum: "qty",
+        ..Default::default()
     };
     let e = table_query::run(&table, q, 1).unwrap_err();
     assert!(e.to_string().contains("--schema value=string"), "{e}");
@@ -471,6 +474,7 @@ fn a_decimal_column_sums_the_texts_not_their_f64s() {
     let q = Query {
         group_by: "k",
         sum: "v",
+        ..Default::default()
     };
     let groups = table_query::run(&table, q, 1).unwrap();
     assert_eq!(groups[&b"a"[..]].sum, Some(104.2));

@@ -7,7 +7,7 @@
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use harness::query::{QueryError, key_text};
+use harness::query::{QueryError, find_column};
 use memmap2::Mmap;
 
 use crate::error::TableError;
@@ -84,19 +84,14 @@ impl Table {
         })
     }
 
-    /// The index of the column named `name`.
+    /// The index of the column `name`: its name, or its 1-based position (a table
+    /// loaded with `--no-header` names its columns `1`, `2`, …).
     ///
     /// # Errors
-    /// Step 7's [`QueryError::MissingColumn`].
+    /// As [`harness::query::find_column`].
     pub fn column_index(&self, name: &str) -> Result<usize, QueryError> {
-        let columns = &self.manifest.columns;
-        columns
-            .iter()
-            .position(|c| c.name == name.as_bytes())
-            .ok_or_else(|| QueryError::MissingColumn {
-                column: name.to_string(),
-                header: columns.iter().map(|c| key_text(&c.name)).collect(),
-            })
+        let names: Vec<&[u8]> = self.manifest.columns.iter().map(|c| &c.name[..]).collect();
+        find_column(name, &names, true)
     }
 
     /// Maps column `k`'s files, checking their sizes.

@@ -48,6 +48,19 @@ pub struct Plan {
     pub columns: Columns,
     /// One past the last data row.
     pub end: u64,
+    /// With `--no-header`, row 0's offset: a data row that the device skips (it
+    /// skips row 0 always) and the host aggregates.
+    pub first_row_is_data: Option<u64>,
+}
+
+impl Plan {
+    /// Hands row 0 to the host when it is data (`--no-header`): the device's kernels
+    /// stay as they are, and the host takes the row in record order like any other.
+    pub fn keep_first_row(&self, decoded: &mut groupby::Decoded) {
+        if let Some(offset) = self.first_row_is_data {
+            decoded.fallback.push((0, offset));
+        }
+    }
 }
 
 // ANCHOR: plan
@@ -55,7 +68,7 @@ pub struct Plan {
 ///
 /// # Errors
 /// The parse error when the header itself is an open quoted field;
-/// [`QueryError::NoHeader`] when there is no row; [`QueryError::MissingColumn`].
+/// [`QueryError::NoHeader`] when there is no row; as [`Query::columns`].
 pub fn plan(input: &[u8], index: Summary, query: Query<'_>) -> Result<Plan, QueryError> {
     let rows = index.rows;
     let end = rows - u64::from(index.final_state == QUOTED && rows > 0);
@@ -66,7 +79,11 @@ pub fn plan(input: &[u8], index: Summary, query: Query<'_>) -> Result<Plan, Quer
         };
     }
     let columns = groupby::columns(input, index.first as usize, query)?;
-    Ok(Plan { columns, end })
+    Ok(Plan {
+        columns,
+        end,
+        first_row_is_data: (!query.header).then_some(index.first),
+    })
 }
 // ANCHOR_END: plan
 
@@ -92,6 +109,7 @@ pub fn run(input: &[u8], query: Query<'_>, geometry: Geometry) -> Result<Groups,
     let summary = Summary::of(&index);
     let plan = plan(input, summary, query)?;
     let mut decoded = groupby::decode_aggregate(input, &index.offsets, 1..plan.end, plan.columns);
+    plan.keep_first_row(&mut decoded);
     let groups = groupby::finish(input, &mut decoded, plan.columns, query)?;
     match open_quote(input, summary) {
         Some(e) => Err(QueryError::Parse(e)),

@@ -67,7 +67,8 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// Adds one record; `line` gives its 1-based line, asked only to report an error.
     ///
     /// # Errors
-    /// [`QueryError::MissingColumn`] for a header without a queried column,
+    /// [`QueryError::MissingColumn`] (or `DuplicateColumn`, `NotAPosition`) when a
+    /// queried column is not found in the first record,
     /// [`QueryError::FieldCount`] for a record whose width differs from the header's,
     /// [`QueryError::InvalidNumber`] for a value that is not a finite number.
     #[inline]
@@ -78,9 +79,16 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     ) -> Result<(), QueryError> {
         let index = self.records;
         self.records += 1;
-        let Some((key, value, width)) = self.columns else {
-            self.columns = Some(self.find_columns(record)?);
-            return Ok(());
+        let (key, value, width) = match self.columns {
+            Some(columns) => columns,
+            None => {
+                let columns = self.find_columns(record)?;
+                self.columns = Some(columns);
+                if self.query.header {
+                    return Ok(()); // the header only names the columns
+                }
+                columns // `--no-header`: the first record is data too
+            }
         };
         if record.width() != width {
             return Err(QueryError::FieldCount {
@@ -91,7 +99,12 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             });
         }
         let text = record.cooked(value);
-        let Ok(number) = parse_value(&text) else {
+        let parsed = if self.query.is_null(&text) {
+            Ok(None) // empty, or a `--null` text
+        } else {
+            parse_value(&text)
+        };
+        let Ok(number) = parsed else {
             let column = self.query.sum.to_string();
             return Err(QueryError::InvalidNumber {
                 record: index,
@@ -100,30 +113,23 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
                 text: text.into_owned(),
             });
         };
-        self.table.entry(&record.cooked(key)).add(number);
+        self.table
+            .entry(self.query.key(&record.cooked(key)))
+            .add(number);
         Ok(())
     }
     // ANCHOR_END: add
 
+    /// The columns' indexes and the width, from the first record (the header, or
+    /// with `--no-header` the first data record): [`Query::columns`].
     fn find_columns(
         &self,
-        header: &(impl Fields + ?Sized),
+        first: &(impl Fields + ?Sized),
     ) -> Result<(usize, usize, usize), QueryError> {
-        let position = |name: &str| {
-            (0..header.width())
-                .find(|&k| *header.cooked(k) == *name.as_bytes())
-                .ok_or_else(|| QueryError::MissingColumn {
-                    column: name.to_string(),
-                    header: (0..header.width())
-                        .map(|k| harness::query::key_text(&header.cooked(k)))
-                        .collect(),
-                })
-        };
-        Ok((
-            position(self.query.group_by)?,
-            position(self.query.sum)?,
-            header.width(),
-        ))
+        let cooked: Vec<Cow<'_, [u8]>> = (0..first.width()).map(|k| first.cooked(k)).collect();
+        let names: Vec<&[u8]> = cooked.iter().map(|c| &**c).collect();
+        let (key, value) = self.query.columns(&names)?;
+        Ok((key, value, first.width()))
     }
 
     /// The answer: the groups in key order.

@@ -55,6 +55,26 @@ pub fn schema_args(command: Command) -> Command {
         )
 }
 
+/// `--null` and `--no-header`, for the `load` command (the query's command has them
+/// from `harness::cli::query_args`).
+pub fn read_args(command: Command) -> Command {
+    command
+        .arg(
+            Arg::new("null")
+                .long("null")
+                .allow_hyphen_values(true)
+                .value_name("TEXT")
+                .action(clap::ArgAction::Append)
+                .help("a field that means NULL besides the empty one, e.g. NA (repeat for more)"),
+        )
+        .arg(
+            Arg::new("no-header")
+                .long("no-header")
+                .action(clap::ArgAction::SetTrue)
+                .help("the first record is data: the columns are named 1, 2, …"),
+        )
+}
+
 /// The split that `--threads` and `--chunk` ask for.
 pub fn split(matches: &ArgMatches) -> Split {
     Split {
@@ -67,10 +87,12 @@ pub fn split(matches: &ArgMatches) -> Split {
     }
 }
 
-/// The load that the options ask for.
+/// The load that the options ask for (the command has [`schema_args`], and
+/// `--null` and `--no-header` from `harness::cli::query_args` or [`read_args`]).
 ///
 /// # Errors
-/// [`TableError::Schema`] for a `--schema` that does not parse.
+/// [`TableError::Schema`] for a `--schema` that does not parse, or a `--null` that
+/// is a number.
 pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
     let schema = matches
         .get_one::<String>("schema")
@@ -79,6 +101,8 @@ pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
         split: Some(split(matches)),
         schema: parse_schema(schema)?,
         index: matches.get_one::<String>("index").cloned(),
+        nulls: harness::cli::nulls(matches).map_err(TableError::Schema)?,
+        no_header: matches.get_flag("no-header"),
     })
 }
 
@@ -148,7 +172,13 @@ impl QueryStep for Step8 {
     ) -> Result<Result<Groups, QueryError>, RunError> {
         let input = map(path)?;
         let dir = scratch_table();
-        let answer = load_and_query(&input, &dir, options, query);
+        // The query says how to read the file (the harness's tests set it there).
+        let options = LoadOptions {
+            nulls: query.nulls.to_vec(),
+            no_header: !query.header,
+            ..options.clone()
+        };
+        let answer = load_and_query(&input, &dir, &options, query);
         let _ = std::fs::remove_dir_all(&dir); // also when the query failed
         match answer {
             Ok(groups) => Ok(Ok(groups)),

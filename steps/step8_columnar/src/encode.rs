@@ -5,7 +5,7 @@
 use hashbrown::DefaultHashBuilder;
 
 use crate::exact;
-use crate::infer::{ColumnType, parse_bool, parse_int};
+use crate::infer::{ColumnType, null_as_empty, parse_bool, parse_int};
 use crate::symbols::LocalDict;
 use crate::value::parse_value;
 use crate::{Record, date};
@@ -86,6 +86,8 @@ pub struct BadField {
 #[derive(Clone, Debug)]
 pub struct ChunkColumns<'t> {
     types: &'t [ColumnType],
+    /// The `--null` texts: read as empty fields.
+    nulls: &'t [String],
     /// The columns, in the header's order.
     pub columns: Vec<ColumnChunk>,
     /// The chunk's strings, over all its string columns.
@@ -98,8 +100,9 @@ pub struct ChunkColumns<'t> {
 }
 
 impl<'t> ChunkColumns<'t> {
-    /// Empty columns of `types`, with room for about `rows` records.
-    pub fn new(types: &'t [ColumnType], rows: usize) -> ChunkColumns<'t> {
+    /// Empty columns of `types`, with room for about `rows` records; fields equal to
+    /// one of `nulls` are read as empty (NULL).
+    pub fn new(types: &'t [ColumnType], nulls: &'t [String], rows: usize) -> ChunkColumns<'t> {
         let columns = types
             .iter()
             .map(|ty| ColumnChunk {
@@ -117,6 +120,7 @@ impl<'t> ChunkColumns<'t> {
             .collect();
         ChunkColumns {
             types,
+            nulls,
             columns,
             dict: LocalDict::default(),
             rows: 0,
@@ -134,7 +138,7 @@ impl<'t> ChunkColumns<'t> {
             return;
         }
         for (k, field) in record.fields().enumerate() {
-            let bytes = field.cooked_in(&mut self.scratch);
+            let bytes = null_as_empty(self.nulls, field.cooked_in(&mut self.scratch));
             let column = &mut self.columns[k];
             let ok = match self.types[k] {
                 ColumnType::String => {

@@ -155,6 +155,17 @@ impl Default for Seen {
     }
 }
 
+/// A field as the load reads it: a `--null` text is an empty field, NULL (and in
+/// a string column the NULL key, as the CSV query groups it).
+#[inline]
+pub fn null_as_empty<'f>(nulls: &[String], field: &'f [u8]) -> &'f [u8] {
+    if !nulls.is_empty() && nulls.iter().any(|n| n.as_bytes() == field) {
+        b""
+    } else {
+        field
+    }
+}
+
 impl Seen {
     // ANCHOR: add
     /// Looks at one field; each test runs only while its type is still possible.

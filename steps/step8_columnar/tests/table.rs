@@ -209,7 +209,11 @@ fn every_sum_column_type_answers_as_the_csv_query() {
     load(csv, &dir, &split(2, 0)).unwrap();
     let table = Table::open(&dir).unwrap();
     for sum in ["i", "d", "f", "s", "n"] {
-        let q = Query { group_by: "k", sum };
+        let q = Query {
+            group_by: "k",
+            sum,
+            ..Query::default()
+        };
         let ours = groups_to_json(&table_query::run(&table, q, 3).unwrap());
         assert_eq!(ours, groups_to_json(&query::run(csv, q).unwrap()), "{sum}");
     }
@@ -229,7 +233,11 @@ fn query_errors_are_step_7s() {
         ("k", "nope"),
         ("nope", "v"),
     ] {
-        let q = Query { group_by, sum };
+        let q = Query {
+            group_by,
+            sum,
+            ..Query::default()
+        };
         let TableError::Query(ours) = table_query::run(&table, q, 2).unwrap_err() else {
             panic!("{sum}: not a query error")
         };
@@ -240,6 +248,7 @@ fn query_errors_are_step_7s() {
     let q = Query {
         group_by: "flag",
         sum: "k",
+        ..Default::default()
     };
     let ours = table_query::run(&table, q, 1).unwrap_err().to_json();
     assert_eq!(ours, query::run(csv, q).unwrap_err().to_json());
@@ -257,7 +266,8 @@ fn load_errors_name_record_line_column_and_text() {
             ragged,
             Query {
                 group_by: "a",
-                sum: "b"
+                sum: "b",
+                ..Default::default()
             }
         )
         .unwrap_err()
@@ -270,7 +280,7 @@ fn load_errors_name_record_line_column_and_text() {
             chunk: 4,
         }),
         schema: parse_schema("b=int64").unwrap(),
-        index: None,
+        ..LoadOptions::default()
     };
     let e = load(csv, &dir, &options).unwrap_err();
     assert_eq!(
@@ -384,7 +394,11 @@ fn group_by_int_date_and_bool_columns_as_the_csv_query() {
         ("qty", "value"),
         ("id", "qty"),
     ] {
-        let q = Query { group_by, sum };
+        let q = Query {
+            group_by,
+            sum,
+            ..Query::default()
+        };
         let ours = groups_to_json(&table_query::run(&table, q, 3).unwrap());
         assert_eq!(
             ours,
@@ -395,6 +409,7 @@ fn group_by_int_date_and_bool_columns_as_the_csv_query() {
     let q = Query {
         group_by: "value",
         sum: "qty",
+        ..Default::default()
     };
     let e = table_query::run(&table, q, 1).unwrap_err();
     assert!(e.to_string().contains("--schema value=string"), "{e}");
@@ -466,6 +481,7 @@ fn a_decimal_column_sums_the_texts_not_their_f64s() {
     let q = Query {
         group_by: "k",
         sum: "v",
+        ..Default::default()
     };
     let groups = table_query::run(&table, q, 1).unwrap();
     assert_eq!(groups[&b"a"[..]].sum, Some(104.2));

@@ -192,6 +192,13 @@ pub struct Acc {
 }
 
 impl Acc {
+    /// Adds another accumulator of the same group.
+    fn merge(&mut self, other: &Acc) {
+        self.count += other.count;
+        self.values += other.values;
+        self.sum.merge(&other.sum);
+    }
+
     fn group(&self) -> Group {
         Group {
             count: self.count,
@@ -200,10 +207,10 @@ impl Acc {
     }
 }
 
-/// The header (row 0): the query's columns.
+/// The header (row 0; with `--no-header` the first data row): the query's columns.
 ///
 /// # Errors
-/// [`QueryError::MissingColumn`] when a queried column is not in the header.
+/// As [`Query::columns`].
 pub fn columns(input: &[u8], header_start: usize, query: Query<'_>) -> Result<Columns, QueryError> {
     let mut spans = Vec::new();
     let _ = split_record(input, header_start, &mut spans);
@@ -211,19 +218,11 @@ pub fn columns(input: &[u8], header_start: usize, query: Query<'_>) -> Result<Co
         .iter()
         .map(|&s| Field::new(input, s).cooked())
         .collect();
-    let position = |name: &str| {
-        names
-            .iter()
-            .position(|n| **n == *name.as_bytes())
-            .map(|k| k as u32)
-            .ok_or_else(|| QueryError::MissingColumn {
-                column: name.to_string(),
-                header: names.iter().map(|n| harness::query::key_text(n)).collect(),
-            })
-    };
+    let names: Vec<&[u8]> = names.iter().map(|n| &**n).collect();
+    let (key, value) = query.columns(&names)?;
     Ok(Columns {
-        key: position(query.group_by)?,
-        value: position(query.sum)?,
+        key: key as u32,
+        value: value as u32,
         width: spans.len() as u32,
     })
 }
@@ -241,6 +240,12 @@ pub fn finish(
     query: Query<'_>,
 ) -> Result<Groups, QueryError> {
     let mut groups = decoded.table.groups(input);
+    // The device grouped `--null` keys as text: they are the NULL key, "".
+    for null in query.nulls {
+        if let Some(acc) = groups.remove(null.as_bytes()) {
+            groups.entry_ref(&b""[..]).or_default().merge(&acc);
+        }
+    }
     decoded.fallback.sort_unstable();
     let mut spans = Vec::new();
     for &(row, start) in &decoded.fallback {
@@ -255,7 +260,13 @@ pub fn finish(
             });
         }
         let text = Field::new(input, spans[columns.value as usize]).cooked();
-        let Ok(number) = parse_number(&text) else {
+        // A `--null` text is not a number, so the device left its row here.
+        let parsed = if query.is_null(&text) {
+            Ok(None)
+        } else {
+            parse_number(&text)
+        };
+        let Ok(number) = parsed else {
             return Err(QueryError::InvalidNumber {
                 record: row,
                 line: line_at(input, start),
@@ -264,7 +275,7 @@ pub fn finish(
             });
         };
         let key = Field::new(input, spans[columns.key as usize]).cooked();
-        let acc = groups.entry_ref(&*key).or_default();
+        let acc = groups.entry_ref(query.key(&key)).or_default();
         acc.count += 1;
         if let Some(n) = number {
             acc.values += 1;

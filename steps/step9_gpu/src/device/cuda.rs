@@ -229,6 +229,7 @@ impl Cuda {
             .stream
             .clone_dtoh(&index.speculated)
             .map_err(err("copy back"))?;
+        plan.keep_first_row(&mut decoded);
         let report = Report {
             device: self.name.clone(),
             tiles: tiles as u64,

@@ -154,6 +154,7 @@ fn cpu(input: &[u8], query: Query<'_>) -> Outcome {
     let plan = query::plan(input, summary, query)?;
     let mut decoded = groupby::decode_aggregate(input, &index.offsets, 1..plan.end, plan.columns);
     lap("decode_aggregate", &mut stages);
+    plan.keep_first_row(&mut decoded);
     let fallback_rows = decoded.fallback.len() as u64;
     let groups = groupby::finish(input, &mut decoded, plan.columns, query)?;
     lap("host: finish", &mut stages);
