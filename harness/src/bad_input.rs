@@ -27,7 +27,7 @@ macro_rules! bad_input_tests {
         $crate::__bad_input_tests!($bin;
             empty_file, one_quote, unterminated_quote_at_the_end, nul_bytes,
             invalid_utf8_key, missing_path, directory, unreadable_file, field_of_100_mb,
-            truncated_while_mapped);
+            truncated_while_mapped, compressed_or_utf16_file);
         #[test]
         #[ignore = "writes a sparse file over 4 GiB (it takes no disk space) and reads it all: \
                     BAD_INPUT_4GIB=1 cargo test --release --test bad_input_cli -- --ignored"]
@@ -221,6 +221,29 @@ pub fn nul_bytes(bin: &Path) {
             text(&out.stdout).trim(),
             r#"{"\u0000":{"count":1,"sum":2.0},"a\u0000b":{"count":1,"sum":1.0}}"#
         );
+    }
+}
+
+/// A gzip file, or UTF-16 text with or without its BOM: exit status 2 and what the
+/// file looks like, not a parse of garbage ([`crate::sniff`]).
+pub fn compressed_or_utf16_file(bin: &Path) {
+    let utf16: Vec<u8> = "category,value\na,1\n"
+        .bytes()
+        .flat_map(|b| [b, 0])
+        .collect();
+    let cases: [(&str, Vec<u8>, &str); 3] = [
+        (
+            "gzip",
+            b"\x1f\x8b\x08\x00\x00\x00\x00\x00".to_vec(),
+            "gzip -dk FILE",
+        ),
+        ("utf16bom", [&b"\xff\xfe"[..], &utf16].concat(), "UTF-16"),
+        ("utf16", utf16.clone(), "are NUL"),
+    ];
+    for (case, bytes, needle) in cases {
+        let file = TempFile::with(bin, case, &bytes);
+        let out = run_on(bin, &file.0, &["--runs", "1"]);
+        expect(&out, 2, &["it looks like", needle], case);
     }
 }
 

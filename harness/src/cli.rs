@@ -177,7 +177,8 @@ pub fn dump_records<S: Step>(path: &Path) -> ExitCode {
 /// 2). Steps 2 and later map this file: see [`explain_sigbus`], installed here.
 ///
 /// # Errors
-/// When `file` cannot be opened or is a directory, or the bench file cannot be written.
+/// When `file` cannot be opened, is a directory, or looks compressed, UTF-16 or
+/// binary ([`crate::sniff`]); or the bench file cannot be written.
 pub fn bench_input(file: Option<&Path>) -> Result<PathBuf, Error> {
     if let Some(path) = file {
         // A directory opens (and a step that maps it would say "No such device").
@@ -188,6 +189,7 @@ pub fn bench_input(file: Option<&Path>) -> Result<PathBuf, Error> {
         {
             return Err(Error::io(path, std::io::ErrorKind::IsADirectory.into()));
         }
+        refuse_what_is_not_text(path)?;
         explain_sigbus(path);
         return Ok(path.to_path_buf());
     }
@@ -204,6 +206,23 @@ pub fn bench_input(file: Option<&Path>) -> Result<PathBuf, Error> {
     }
     explain_sigbus(&path);
     Ok(path)
+}
+
+/// A compressed, UTF-16 or binary file is refused with what it looks like
+/// ([`crate::sniff`]) instead of parsed into garbage.
+fn refuse_what_is_not_text(path: &Path) -> Result<(), Error> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(crate::sniff::HEAD);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(crate::sniff::HEAD as u64).read_to_end(&mut head))
+        .map_err(|e| Error::io(path, e))?;
+    match crate::sniff::sniff(&head) {
+        Some(what) => Err(Error::io(
+            path,
+            std::io::Error::new(std::io::ErrorKind::InvalidData, what),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// What the SIGBUS handler prints, set once before the handler is installed.

@@ -65,6 +65,7 @@ pub mod random;
 pub mod reference;
 #[cfg(any(target_os = "linux", target_os = "macos"))]
 pub mod sigbus;
+pub mod sniff;
 pub mod step;
 pub mod tier_tests;
 
