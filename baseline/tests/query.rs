@@ -99,10 +99,19 @@ enum Expect {
     Differs(Result<Groups, QueryError>),
 }
 
+fn group_of(count: u64, sum: Option<f64>) -> Group {
+    Group {
+        count,
+        sum,
+        ..Group::default()
+    }
+}
+
 fn group(count: u64, sum: f64) -> Group {
     Group {
         count,
         sum: Some(sum),
+        ..Group::default()
     }
 }
 
@@ -179,7 +188,13 @@ fn bad_input_gives_step_5s_answer_or_a_documented_difference() {
             Err(QueryFailure::Query(e)) => Err(e),
             Err(other) => panic!("{what:?}: not a query error: {other:?}"),
         };
-        let step5 = step5::query::run(input, step5::query::Query::default());
+        // The yardstick computes COUNT and SUM only: compare those.
+        let step5 = step5::query::run(input, step5::query::Query::default()).map(|groups| {
+            groups
+                .into_iter()
+                .map(|(k, g)| (k, group_of(g.count, g.sum)))
+                .collect::<Groups>()
+        });
         match expect {
             Same => assert_eq!(ours, step5, "{what:?}"),
             OtherLine(line) => {

@@ -12,7 +12,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
 use crate::error::Error;
 use crate::measure::{Measurement, thousands, time_runs};
-use crate::query::Query;
+use crate::query::{Aggs, Query};
 use crate::step::{Fingerprint, Step};
 use crate::{gate, json, reference};
 
@@ -58,7 +58,7 @@ pub fn query_command<S: Step>() -> Command {
 
 /// `command` with the query's options: `--group-by COLUMN` (default `category`) and
 /// `--sum COLUMN` (default `value`), each a name in the header or a 1-based
-/// position; `--null TEXT` (repeatable) and `--no-header`.
+/// position; `--null TEXT` (repeatable), `--no-header` and `--agg LIST`.
 pub fn query_args(command: Command) -> Command {
     command
         .arg(
@@ -89,36 +89,58 @@ pub fn query_args(command: Command) -> Command {
                 .action(ArgAction::SetTrue)
                 .help("the first record is data: name the columns by position (--group-by 1 --sum 2)"),
         )
+        .arg(
+            Arg::new("agg")
+                .long("agg")
+                .value_name("LIST")
+                .help("the aggregates to show, of count,sum,min,max,mean [default: count,sum]"),
+        )
 }
 
-/// The `--null` texts.
+/// What the query's options say beyond its columns: the `--null` texts and the
+/// `--agg` set.
+#[derive(Clone, Debug, Default)]
+pub struct QueryOptions {
+    /// `--null`.
+    pub nulls: Vec<String>,
+    /// `--agg`.
+    pub aggs: Aggs,
+}
+
+/// The `--null` texts and the `--agg` set.
 ///
 /// # Errors
-/// A text that is itself a number (`-999`): a value could then be both a number and
-/// NULL, and the steps that aggregate on a device decide before they see `--null`.
-pub fn nulls(matches: &ArgMatches) -> Result<Vec<String>, String> {
+/// A `--null` text that is itself a number (`-999`): a value could then be both a
+/// number and NULL, and the steps that aggregate on a device decide before they see
+/// `--null`; an `--agg` word that is not an aggregate.
+pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, String> {
     let nulls: Vec<String> = matches
         .get_many::<String>("null")
         .map(|v| v.cloned().collect())
         .unwrap_or_default();
-    match nulls.iter().find(|n| n.parse::<f64>().is_ok()) {
-        Some(n) => Err(format!(
+    if let Some(n) = nulls.iter().find(|n| n.parse::<f64>().is_ok()) {
+        return Err(format!(
             "--null {n}: that text is a number, so a value could be both; not supported \
              (remove those rows first, e.g. with grep -v)"
-        )),
-        None => Ok(nulls),
+        ));
     }
+    let aggs = match matches.try_get_one::<String>("agg") {
+        Ok(Some(list)) => Aggs::parse(list)?,
+        _ => Aggs::DEFAULT,
+    };
+    Ok(QueryOptions { nulls, aggs })
 }
 
-/// The query that `matches` ask for (`nulls` from [`nulls`]).
-pub fn query<'q>(matches: &'q ArgMatches, nulls: &'q [String]) -> Query<'q> {
+/// The query that `matches` ask for (`options` from [`query_options`]).
+pub fn query<'q>(matches: &'q ArgMatches, options: &'q QueryOptions) -> Query<'q> {
     Query {
         group_by: matches
             .get_one::<String>("group-by")
             .expect("has a default"),
         sum: matches.get_one::<String>("sum").expect("has a default"),
-        nulls,
+        nulls: &options.nulls,
         header: !matches.get_flag("no-header"),
+        aggs: options.aggs,
     }
 }
 

@@ -30,6 +30,9 @@ pub struct Query<'q> {
     /// Whether the first record is a header (`--no-header`: false, and the columns
     /// are named by position).
     pub header: bool,
+    /// The aggregates printed (`--agg`); every step computes them all but step 9's
+    /// device, which leaves MIN and MAX to the host when they are asked for.
+    pub aggs: Aggs,
 }
 
 impl Default for Query<'_> {
@@ -39,7 +42,72 @@ impl Default for Query<'_> {
             sum: "value",
             nulls: &[],
             header: true,
+            aggs: Aggs::DEFAULT,
         }
+    }
+}
+
+/// A set of the aggregates the answer shows: `COUNT(*)`, `SUM`, `MIN`, `MAX` and
+/// `MEAN` (SQL's `AVG`: the sum over the non-NULL values, divided by their number).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aggs(u8);
+
+impl Default for Aggs {
+    fn default() -> Aggs {
+        Aggs::DEFAULT
+    }
+}
+
+impl Aggs {
+    /// `COUNT(*)`.
+    pub const COUNT: Aggs = Aggs(1);
+    /// `SUM(value)`.
+    pub const SUM: Aggs = Aggs(2);
+    /// `MIN(value)`.
+    pub const MIN: Aggs = Aggs(4);
+    /// `MAX(value)`.
+    pub const MAX: Aggs = Aggs(8);
+    /// `AVG(value)`.
+    pub const MEAN: Aggs = Aggs(16);
+    /// `count,sum`: the answer of every step before `--agg`.
+    pub const DEFAULT: Aggs = Aggs(1 | 2);
+    /// All five.
+    pub const ALL: Aggs = Aggs(31);
+    /// The names, in the order the answer shows them.
+    pub const NAMES: [(&'static str, Aggs); 5] = [
+        ("count", Aggs::COUNT),
+        ("sum", Aggs::SUM),
+        ("min", Aggs::MIN),
+        ("max", Aggs::MAX),
+        ("mean", Aggs::MEAN),
+    ];
+
+    /// Parses `count,sum,min,max,mean` (any of them, any order, at least one).
+    ///
+    /// # Errors
+    /// The word that is not one of them.
+    pub fn parse(text: &str) -> Result<Aggs, String> {
+        let mut set = 0;
+        for word in text.split(',').map(str::trim) {
+            let (_, agg) = Aggs::NAMES
+                .iter()
+                .find(|(name, _)| *name == word)
+                .ok_or_else(|| {
+                    format!("--agg: {word:?} is not one of count, sum, min, max, mean")
+                })?;
+            set |= agg.0;
+        }
+        Ok(Aggs(set))
+    }
+
+    /// True when every aggregate of `other` is in the set.
+    pub fn has(self, other: Aggs) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// True when MIN or MAX is asked for.
+    pub fn min_or_max(self) -> bool {
+        self.0 & (Aggs::MIN.0 | Aggs::MAX.0) != 0
     }
 }
 
@@ -133,6 +201,40 @@ pub struct Group {
     pub count: u64,
     /// `SUM(value)` over the non-NULL values; `None` when there were none (SQL NULL).
     pub sum: Option<f64>,
+    /// `MIN(value)`; `None` when there was no non-NULL value (or the step did not
+    /// compute it: the baseline, step 9's device without `--agg min`).
+    pub min: Option<f64>,
+    /// `MAX(value)`, as `min`.
+    pub max: Option<f64>,
+    /// `AVG(value)`: the sum over the non-NULL values divided by their number; from
+    /// an exact sum (steps 7 to 9) rounded once.
+    pub mean: Option<f64>,
+}
+
+impl Group {
+    /// The aggregate `agg` (one of [`Aggs::NAMES`]) as JSON: a number, `null`, or
+    /// `"inf"`/`"-inf"` for a sum that overflowed.
+    fn json(&self, agg: Aggs) -> Value {
+        match agg {
+            Aggs::COUNT => json!(self.count),
+            Aggs::SUM => sum_to_json(self.sum),
+            Aggs::MIN => sum_to_json(self.min),
+            Aggs::MAX => sum_to_json(self.max),
+            _ => sum_to_json(self.mean),
+        }
+    }
+
+    /// The aggregate `agg` as the table shows it: six decimals, or `NULL`.
+    fn text(&self, agg: Aggs) -> String {
+        let number = |v: Option<f64>| v.map_or("NULL".into(), |s| format!("{s:.6}"));
+        match agg {
+            Aggs::COUNT => self.count.to_string(),
+            Aggs::SUM => number(self.sum),
+            Aggs::MIN => number(self.min),
+            Aggs::MAX => number(self.max),
+            _ => number(self.mean),
+        }
+    }
 }
 
 /// The answer: groups by key bytes, in key order.
@@ -374,13 +476,21 @@ pub fn key_text(bytes: &[u8]) -> String {
 /// back to the same bits; a sum that overflowed `f64` prints as the string `"inf"` or
 /// `"-inf"` (JSON has no infinity, and `null` would read as SQL NULL).
 pub fn groups_to_json(groups: &Groups) -> Value {
+    groups_to_json_with(groups, Aggs::DEFAULT)
+}
+
+/// [`groups_to_json`] with the aggregates `aggs` (`--agg`), named as in
+/// [`Aggs::NAMES`], in that order.
+pub fn groups_to_json_with(groups: &Groups, aggs: Aggs) -> Value {
     let map: Map<String, Value> = groups
         .iter()
         .map(|(key, g)| {
-            (
-                key_text(key),
-                json!({"count": g.count, "sum": sum_to_json(g.sum)}),
-            )
+            let fields: Map<String, Value> = Aggs::NAMES
+                .iter()
+                .filter(|(_, agg)| aggs.has(*agg))
+                .map(|(name, agg)| (name.to_string(), g.json(*agg)))
+                .collect();
+            (key_text(key), Value::Object(fields))
         })
         .collect();
     Value::Object(map)
@@ -396,32 +506,53 @@ fn sum_to_json(sum: Option<f64>) -> Value {
 
 /// The answer as an aligned text table: key, count, sum, one group a line.
 pub fn groups_to_table(groups: &Groups, key_column: &str, sum_column: &str) -> String {
-    let sum_header = format!("sum({sum_column})");
-    let rows: Vec<[String; 3]> = groups
+    groups_to_table_with(groups, key_column, sum_column, Aggs::DEFAULT)
+}
+
+/// [`groups_to_table`] with the aggregates `aggs`, one column each.
+pub fn groups_to_table_with(
+    groups: &Groups,
+    key_column: &str,
+    sum_column: &str,
+    aggs: Aggs,
+) -> String {
+    let chosen: Vec<(&str, Aggs)> = Aggs::NAMES
+        .iter()
+        .copied()
+        .filter(|(_, agg)| aggs.has(*agg))
+        .collect();
+    let mut headers = vec![key_column.to_string()];
+    headers.extend(chosen.iter().map(|(name, agg)| match *agg {
+        Aggs::COUNT => "count".to_string(),
+        _ => format!("{name}({sum_column})"),
+    }));
+    let rows: Vec<Vec<String>> = groups
         .iter()
         .map(|(key, g)| {
-            [
-                key_text(key),
-                g.count.to_string(),
-                g.sum.map_or("NULL".into(), |s| format!("{s:.6}")),
-            ]
+            let mut row = vec![key_text(key)];
+            row.extend(chosen.iter().map(|(_, agg)| g.text(*agg)));
+            row
         })
         .collect();
-    let width = |i: usize, header: &str| {
-        rows.iter()
-            .map(|r| r[i].chars().count())
-            .chain([header.len()])
-            .max()
-            .unwrap_or(0)
+    let widths: Vec<usize> = (0..headers.len())
+        .map(|i| {
+            rows.iter()
+                .map(|r| r[i].chars().count())
+                .chain([headers[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[String]| {
+        let mut out = format!("{:<w$}", cells[0], w = widths[0]);
+        for (cell, w) in cells.iter().zip(&widths).skip(1) {
+            out += &format!("  {cell:>w$}");
+        }
+        out + "\n"
     };
-    let (w0, w1, w2) = (
-        width(0, key_column),
-        width(1, "count"),
-        width(2, &sum_header),
-    );
-    let mut out = format!("{key_column:<w0$}  {:>w1$}  {sum_header:>w2$}\n", "count");
-    for [k, c, s] in &rows {
-        out += &format!("{k:<w0$}  {c:>w1$}  {s:>w2$}\n");
+    let mut out = line(&headers);
+    for row in &rows {
+        out += &line(row);
     }
     out
 }
@@ -438,6 +569,7 @@ mod tests {
             Group {
                 count: 2,
                 sum: Some(0.1 + 0.2),
+                ..Group::default()
             },
         );
         groups.insert(
@@ -445,6 +577,7 @@ mod tests {
             Group {
                 count: 1,
                 sum: None,
+                ..Group::default()
             },
         );
         let json = groups_to_json(&groups).to_string();
@@ -467,6 +600,7 @@ mod tests {
             Group {
                 count: 1,
                 sum: Some(f64::INFINITY),
+                ..Group::default()
             },
         );
         groups.insert(
@@ -474,6 +608,7 @@ mod tests {
             Group {
                 count: 2,
                 sum: Some(f64::NEG_INFINITY),
+                ..Group::default()
             },
         );
         groups.insert(
@@ -481,6 +616,7 @@ mod tests {
             Group {
                 count: 3,
                 sum: None,
+                ..Group::default()
             },
         );
         let json = groups_to_json(&groups);

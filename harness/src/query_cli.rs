@@ -23,7 +23,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use crate::cli::{self, Options};
 use crate::error::Error;
 use crate::measure::{Measurement, time_runs};
-use crate::query::{Groups, Query, QueryError, groups_to_json, groups_to_table};
+use crate::query::{Aggs, Groups, Query, QueryError, groups_to_json_with, groups_to_table_with};
 use crate::step::Step;
 
 /// A query step (5 and later) as the command line drives it.
@@ -167,14 +167,14 @@ pub fn run_query<S: QueryStep>() -> ExitCode {
     if S::VERBOSE.is_some() && matches.get_flag("verbose") {
         S::verbose(&path, &config);
     }
-    let nulls = match cli::nulls(&matches) {
-        Ok(nulls) => nulls,
+    let read = match cli::query_options(&matches) {
+        Ok(read) => read,
         Err(message) => {
             eprintln!("{}: {message}", S::NAME);
             return ExitCode::from(2);
         }
     };
-    let query = cli::query(&matches, &nulls);
+    let query = cli::query(&matches, &read);
     match run::<S>(&path, &options, query, &config) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => code,
@@ -196,7 +196,7 @@ fn run<S: QueryStep>(
         Err(e) => return Err(report::<S>(e, options.json)),
     };
     if options.json {
-        println!("{}", groups_to_json(groups));
+        println!("{}", groups_to_json_with(groups, query.aggs));
         return Ok(());
     }
     // The parse's fingerprint must be the reference parser's, as for every step.
@@ -248,14 +248,26 @@ fn run<S: QueryStep>(
 
 /// Prints the query as SQL and its answer as a table: what every query binary shows.
 pub fn print_answer(path: &Path, query: Query<'_>, groups: &Groups) {
+    let aggs: Vec<String> = Aggs::NAMES
+        .iter()
+        .filter(|(_, agg)| query.aggs.has(*agg))
+        .map(|(name, agg)| match *agg {
+            Aggs::COUNT => "COUNT(*)".to_string(),
+            Aggs::MEAN => format!("AVG({})", query.sum),
+            _ => format!("{}({})", name.to_uppercase(), query.sum),
+        })
+        .collect();
     println!(
-        "\nSELECT {}, COUNT(*), SUM({}) FROM {} GROUP BY {}\n",
+        "\nSELECT {}, {} FROM {} GROUP BY {}\n",
         query.group_by,
-        query.sum,
+        aggs.join(", "),
         path.display(),
         query.group_by
     );
-    println!("{}", groups_to_table(groups, query.group_by, query.sum));
+    println!(
+        "{}",
+        groups_to_table_with(groups, query.group_by, query.sum, query.aggs)
+    );
 }
 
 /// Times the same query on step 1's parser and checks that it gives the same answer,
@@ -272,8 +284,7 @@ fn step1_speed<S: QueryStep>(
     }
     let (answers, times, _) = time_runs(runs, || Ok::<_, ExitCode>(S::on_step1(path, query)))?;
     for answer in &answers {
-        let same =
-            matches!(answer, Ok(groups) if groups_to_json(groups) == groups_to_json(expected));
+        let same = matches!(answer, Ok(groups) if groups_to_json_with(groups, query.aggs) == groups_to_json_with(expected, query.aggs));
         if !same {
             eprintln!(
                 "{}: the same query on step 1's parser gives another answer: {answer:?}",

@@ -60,8 +60,9 @@ impl GroupBy for GroupTable {
     }
 }
 
-/// An accumulator: the row-order `f64` sum, as `gen`'s reference and step 1 compute it.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+/// An accumulator: the row-order `f64` sum, as `gen`'s reference and step 1 compute it,
+/// and the smallest and largest value.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Acc {
     /// `COUNT(*)`.
     pub count: u64,
@@ -69,14 +70,35 @@ pub struct Acc {
     pub values: u64,
     /// Their sum, added in row order from 0.0.
     pub sum: f64,
+    /// The smallest value (`+inf` before the first).
+    pub min: f64,
+    /// The largest value (`-inf` before the first).
+    pub max: f64,
+}
+
+impl Default for Acc {
+    fn default() -> Acc {
+        Acc {
+            count: 0,
+            values: 0,
+            sum: 0.0,
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+        }
+    }
 }
 
 impl Acc {
-    /// The group: the count, and the sum unless every value was NULL.
+    /// The group: the count, and the sum, extremes and mean (the row-order sum over
+    /// the values: as exact as the sum) unless every value was NULL.
     pub fn group(&self) -> Group {
+        let some = |v: f64| (self.values > 0).then_some(v);
         Group {
             count: self.count,
-            sum: (self.values > 0).then_some(self.sum),
+            sum: some(self.sum),
+            min: some(self.min),
+            max: some(self.max),
+            mean: some(self.sum / self.values as f64),
         }
     }
 
@@ -87,6 +109,8 @@ impl Acc {
         if let Some(v) = value {
             self.values += 1;
             self.sum += v;
+            self.min = self.min.min(v);
+            self.max = self.max.max(v);
         }
     }
 }
@@ -322,14 +346,18 @@ mod tests {
             groups[&b"a"[..]],
             Group {
                 count: 2,
-                sum: Some(1.0)
+                sum: Some(1.0),
+                min: Some(1.0),
+                max: Some(1.0),
+                mean: Some(1.0),
             }
         );
         assert_eq!(
             groups[&b""[..]],
             Group {
                 count: 1,
-                sum: None
+                sum: None,
+                ..Group::default()
             }
         );
     }

@@ -6,7 +6,7 @@
 
 use harness::query::{Group, Groups};
 
-use crate::exact::{ExactSum, Number};
+use crate::exact::{ExactSum, MinMax, Number};
 
 /// A GROUP BY table: finds or creates the accumulator of a key.
 pub trait GroupBy: Default {
@@ -55,14 +55,21 @@ pub struct Acc {
     pub values: u64,
     /// Their exact sum, whatever the order they came in.
     pub sum: ExactSum,
+    /// Their smallest and largest.
+    pub range: MinMax,
 }
 
 impl Acc {
-    /// The group: the count, and the sum (rounded once) unless every value was NULL.
+    /// The group: the count, and the sum and mean (each rounded once) and the
+    /// extremes, unless every value was NULL.
     pub fn group(&self) -> Group {
+        let some = self.values > 0;
         Group {
             count: self.count,
-            sum: (self.values > 0).then(|| self.sum.to_f64()),
+            sum: some.then(|| self.sum.to_f64()),
+            min: self.range.min(),
+            max: self.range.max(),
+            mean: some.then(|| self.sum.mean(self.values)),
         }
     }
 
@@ -73,6 +80,7 @@ impl Acc {
         if let Some(v) = value {
             self.values += 1;
             self.sum.add(v);
+            self.range.add(v);
         }
     }
 
@@ -81,6 +89,7 @@ impl Acc {
         self.count += other.count;
         self.values += other.values;
         self.sum.merge(&other.sum);
+        self.range.merge(&other.range);
     }
 }
 // ANCHOR_END: acc

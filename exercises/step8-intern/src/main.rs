@@ -20,7 +20,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use harness::alloc::{AllocCount, count_allocations};
 use harness::cli::{self, Options};
 use harness::measure::{Measurement, thousands};
-use harness::query::{Groups, groups_to_json, groups_to_table};
+use harness::query::{Aggs, Groups, groups_to_json_with, groups_to_table_with};
 use step8::cli::{query_table, read_args, schema_args, split, split_args};
 use step8::error::TableError;
 use step8::load::{LoadOptions, Phases, load_timed};
@@ -95,9 +95,9 @@ fn main() -> ExitCode {
     result.unwrap_or_else(|code| code)
 }
 
-/// The `--null` texts, or the exit status after saying why not.
-fn nulls(m: &ArgMatches) -> Result<Vec<String>, ExitCode> {
-    cli::nulls(m).map_err(|message| {
+/// The `--null` texts and `--agg`, or the exit status after saying why not.
+fn query_options(m: &ArgMatches) -> Result<cli::QueryOptions, ExitCode> {
+    cli::query_options(m).map_err(|message| {
         eprintln!("step8: {message}");
         ExitCode::from(2)
     })
@@ -156,17 +156,20 @@ fn load_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
 fn query_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let dir = m.get_one::<PathBuf>("table").expect("required");
     let json = m.get_flag("json");
-    let nulls = nulls(m)?;
-    let query = cli::query(m, &nulls);
+    let read = query_options(m)?;
+    let query = cli::query(m, &read);
     let start = Instant::now();
     let groups = Table::open(dir)
         .and_then(|table| table_query::run(&table, query, split(m).threads))
         .map_err(|e| report(&e, json))?;
     let seconds = start.elapsed().as_secs_f64();
     if json {
-        println!("{}", groups_to_json(&groups));
+        println!("{}", groups_to_json_with(&groups, query.aggs));
     } else {
-        println!("{}", groups_to_table(&groups, query.group_by, query.sum));
+        println!(
+            "{}",
+            groups_to_table_with(&groups, query.group_by, query.sum, query.aggs)
+        );
         println!("{} groups in {seconds:.4} s", groups.len());
     }
     Ok(ExitCode::SUCCESS)
@@ -290,13 +293,15 @@ fn load_and_query(
     let start = Instant::now();
     let csv_groups = query::run_split(input, query, split)?;
     let csv_query = start.elapsed();
-    if groups_to_json(&csv_groups) != groups_to_json(&groups) {
+    // Every aggregate, whatever --agg shows: the table's answer is the CSV's.
+    let all = |g: &Groups| groups_to_json_with(g, Aggs::ALL);
+    if all(&csv_groups) != all(&groups) {
         return Err(TableError::NotATable(
             dir.into(),
             format!(
                 "the query over the table gives {} but over the CSV {}",
-                groups_to_json(&groups),
-                groups_to_json(&csv_groups)
+                all(&groups),
+                all(&csv_groups)
             ),
         ));
     }
@@ -337,8 +342,8 @@ fn bench(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     if !cli::gate_passes::<Step8>() {
         return Err(ExitCode::FAILURE);
     }
-    let nulls = nulls(matches)?;
-    let (query, split) = (cli::query(matches, &nulls), split(matches));
+    let read = query_options(matches)?;
+    let (query, split) = (cli::query(matches, &read), split(matches));
     let load_options = load_options(matches)?;
     let verbose = matches.get_flag("verbose");
     remove_stale_bench_tables();
@@ -351,7 +356,7 @@ fn bench(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let last = rounds.last().expect("at least one run");
     if options.json {
-        println!("{}", groups_to_json(&last.groups));
+        println!("{}", groups_to_json_with(&last.groups, query.aggs));
         return Ok(ExitCode::SUCCESS);
     }
     let parsed = cli::time_pass::<Step8>(&path, 1).map_err(|message| {

@@ -104,7 +104,9 @@ pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
         split: Some(split(matches)),
         schema: parse_schema(schema)?,
         index: matches.get_one::<String>("index").cloned(),
-        nulls: harness::cli::nulls(matches).map_err(TableError::Schema)?,
+        nulls: harness::cli::query_options(matches)
+            .map_err(TableError::Schema)?
+            .nulls,
         no_header: matches.get_flag("no-header"),
     })
 }

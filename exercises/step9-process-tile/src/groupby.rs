@@ -20,7 +20,7 @@
 use harness::query::{Group, Groups, QueryError, line_at};
 use hashbrown::HashMap;
 
-use crate::exact::{ExactSum, Number, parse_number};
+use crate::exact::{ExactSum, MinMax, Number, parse_number};
 use crate::limbs::Limbs;
 use crate::record::{Field, Span, split_record};
 
@@ -120,6 +120,7 @@ impl Table {
                 count: self.counts[s],
                 values: self.values[s],
                 sum: self.limbs[s].to_exact(),
+                range: MinMax::default(), // not kept on the device
             };
             out.insert(key_bytes(input, self.keys[s]).to_vec(), acc);
         }
@@ -135,6 +136,16 @@ pub struct Decoded {
     /// Rows the device did not aggregate: `(row, offset of its first byte)`, in any
     /// order on the device.
     pub fallback: Vec<(u64, u64)>,
+}
+
+/// The rows `rows` of `offsets` as the host must take them all: what
+/// [`decode_aggregate`] leaves when the query asks for MIN or MAX, which the
+/// device's table has no room for.
+pub fn all_to_host(offsets: &[u64], rows: std::ops::Range<u64>) -> Decoded {
+    Decoded {
+        table: Table::default(),
+        fallback: rows.map(|row| (row, offsets[row as usize])).collect(),
+    }
 }
 
 // ANCHOR: decode_aggregate
@@ -192,6 +203,9 @@ pub struct Acc {
     pub values: u64,
     /// Their exact sum.
     pub sum: ExactSum,
+    /// Their smallest and largest: on the host only (the device's table has no
+    /// room for them; `--agg min` or `max` sends every row to the host).
+    pub range: MinMax,
 }
 
 impl Acc {
@@ -200,12 +214,17 @@ impl Acc {
         self.count += other.count;
         self.values += other.values;
         self.sum.merge(&other.sum);
+        self.range.merge(&other.range);
     }
 
     fn group(&self) -> Group {
+        let some = self.values > 0;
         Group {
             count: self.count,
-            sum: (self.values > 0).then(|| self.sum.to_f64()),
+            sum: some.then(|| self.sum.to_f64()),
+            min: self.range.min(),
+            max: self.range.max(),
+            mean: some.then(|| self.sum.mean(self.values)),
         }
     }
 }
@@ -283,6 +302,7 @@ pub fn finish(
         if let Some(n) = number {
             acc.values += 1;
             acc.sum.add(n);
+            acc.range.add(n);
         }
     }
     Ok(groups

@@ -105,7 +105,11 @@ pub fn run(input: &[u8], query: Query<'_>, geometry: Geometry) -> Result<Groups,
     let index = crate::tiles::index(input, geometry);
     let summary = Summary::of(&index);
     let plan = plan(input, summary, query)?;
-    let mut decoded = groupby::decode_aggregate(input, &index.offsets, 1..plan.end, plan.columns);
+    let mut decoded = if query.aggs.min_or_max() {
+        groupby::all_to_host(&index.offsets, 1..plan.end)
+    } else {
+        groupby::decode_aggregate(input, &index.offsets, 1..plan.end, plan.columns)
+    };
     plan.keep_first_row(&mut decoded);
     let groups = groupby::finish(input, &mut decoded, plan.columns, query)?;
     match open_quote(input, summary) {

@@ -3,7 +3,7 @@
 //! small tiles, and the same errors at the same records; and `gen`'s reference.
 
 use gen_csv::{Config, generate_in_memory};
-use harness::query::groups_to_json;
+use harness::query::{Aggs, groups_to_json_with};
 use step9::groupby::Query;
 use step9::query;
 use step9::tiles::{GPU, Geometry};
@@ -14,14 +14,14 @@ harness::query_tests!(step9::Step9, harness::query_checks::Sums::Exact);
 
 fn step7_json(csv: &[u8], q: step7::query::Query<'_>) -> String {
     match step7::query::run(csv, q) {
-        Ok(groups) => groups_to_json(&groups).to_string(),
+        Ok(groups) => groups_to_json_with(&groups, q.aggs).to_string(),
         Err(e) => e.to_json().to_string(),
     }
 }
 
 fn step9_json(csv: &[u8], q: Query<'_>, g: Geometry) -> String {
     match query::run(csv, q, g) {
-        Ok(groups) => groups_to_json(&groups).to_string(),
+        Ok(groups) => groups_to_json_with(&groups, q.aggs).to_string(),
         Err(e) => e.to_json().to_string(),
     }
 }
@@ -136,4 +136,24 @@ fn many_distinct_keys_overflow_the_device_table_and_lose_nothing() {
     }
     let expected = step7_json(&csv, step7::query::Query::default());
     assert_eq!(step9_json(&csv, Query::default(), GPU), expected);
+}
+
+#[test]
+fn every_aggregate_as_step_7_min_and_max_on_the_host() {
+    let (csv, _) = generate_in_memory(&Config {
+        rows: 20_000,
+        ..Config::default()
+    });
+    let all = Query {
+        aggs: Aggs::ALL,
+        ..Query::default()
+    };
+    let expected = step7_json(&csv, all);
+    assert!(
+        expected.contains("\"min\":") && expected.contains("\"mean\":"),
+        "{expected}"
+    );
+    for g in [GPU, SMALL] {
+        assert_eq!(step9_json(&csv, all, g), expected, "{g:?}");
+    }
 }

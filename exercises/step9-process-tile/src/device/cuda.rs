@@ -212,6 +212,11 @@ impl Cuda {
         if tiles == 0 || tiles > u32::MAX as usize {
             return Ok(cpu(input, query)); // nothing to launch (or too many tiles for u32 indexes)
         }
+        if query.aggs.min_or_max() {
+            // MIN and MAX are not in the device's table: the twin runs, and its
+            // report says where.
+            return Ok(cpu(input, query));
+        }
         let mut marks = Marks::start(&self.stream)?;
         let mut kept = self
             .resident

@@ -155,7 +155,11 @@ fn cpu(input: &[u8], query: Query<'_>) -> Outcome {
     };
     let summary = Summary::of(&index);
     let plan = query::plan(input, summary, query)?;
-    let mut decoded = groupby::decode_aggregate(input, &index.offsets, 1..plan.end, plan.columns);
+    let mut decoded = if query.aggs.min_or_max() {
+        groupby::all_to_host(&index.offsets, 1..plan.end)
+    } else {
+        groupby::decode_aggregate(input, &index.offsets, 1..plan.end, plan.columns)
+    };
     lap("decode_aggregate", &mut stages);
     plan.keep_first_row(&mut decoded);
     let fallback_rows = decoded.fallback.len() as u64;
