@@ -198,6 +198,13 @@ pub fn oracle(data: &[u8], key: &str, value: &str) -> Result<Groups, QueryError>
     parsed?;
     Ok(sums
         .into_iter()
-        .map(|(key, (count, sum))| (key, Group { count, sum }))
+        .map(|(key, (count, sum))| {
+            let group = Group {
+                count,
+                sum,
+                ..Group::default()
+            };
+            (key, group)
+        })
         .collect())
 }
