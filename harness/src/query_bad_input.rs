@@ -41,6 +41,7 @@ macro_rules! query_bad_input_tests {
             a_column_is_a_name_or_a_position_and_a_duplicate_name_is_an_error,
             no_header_names_the_columns_by_position,
             aggregates_min_max_and_mean_skip_nulls,
+            real_files_give_duckdbs_answer,
             a_null_marker_that_is_a_number_is_refused);
     };
 }
@@ -394,4 +395,41 @@ pub fn aggregates_min_max_and_mean_skip_nulls(bin: &Path) {
         stderr.contains(r#"--agg: "median" is not one of count, sum, min, max, mean"#),
         "{stderr}"
     );
+}
+
+/// The excerpts of real files in `data/real/` (penguins, gapminder, nycflights13,
+/// vega's cars: their NULL texts, quoted fields and column layouts), each case of
+/// `cases.json` through the binary: the answer DuckDB gives
+/// (`expected.json`, written by `tools/peers/real_files.py`, which CI re-checks).
+pub fn real_files_give_duckdbs_answer(bin: &Path) {
+    let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/real");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(real.join(name)).unwrap()).unwrap()
+    };
+    let (cases, expected) = (read("cases.json"), read("expected.json"));
+    let cases = cases.as_array().unwrap();
+    assert_eq!(cases.len(), expected.as_array().unwrap().len());
+    for (case, want) in cases.iter().zip(expected.as_array().unwrap()) {
+        let file = real.join(case["file"].as_str().unwrap());
+        let args: Vec<&str> = case["args"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| a.as_str().unwrap())
+            .collect();
+        let out = Command::new(bin)
+            .arg(&file)
+            .args(["--runs", "1", "--json"])
+            .args(&args)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{args:?}: {stdout}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let got: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+        assert_eq!(&got, want, "{} {args:?}", file.display());
+    }
 }
