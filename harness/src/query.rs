@@ -116,6 +116,7 @@ impl Aggs {
 pub const COMMON_NULLS: [&str; 7] = ["NA", "N/A", "NULL", "null", "NaN", "-", "?"];
 
 impl Query<'_> {
+    // ANCHOR: nulls
     /// True when a value field is SQL NULL: empty, or one of [`Query::nulls`].
     #[inline]
     pub fn is_null(&self, field: &[u8]) -> bool {
@@ -134,6 +135,8 @@ impl Query<'_> {
             key
         }
     }
+
+    // ANCHOR_END: nulls
 
     // ANCHOR: columns
     /// The GROUP BY and SUM columns' indexes (0-based) in records of `width` fields

@@ -7,6 +7,7 @@
 /// Bytes looked at: enough for every magic number and a fair share of NULs.
 pub const HEAD: usize = 1024;
 
+// ANCHOR: sniff
 /// What `head` (a file's first bytes, up to [`HEAD`]) looks like, in words with
 /// what to do, when it is not text a CSV parser should read; `None` for text.
 pub fn sniff(head: &[u8]) -> Option<String> {
@@ -54,6 +55,8 @@ pub fn sniff(head: &[u8]) -> Option<String> {
     }
     None
 }
+
+// ANCHOR_END: sniff
 
 fn hex_bytes(bytes: &[u8]) -> String {
     bytes
