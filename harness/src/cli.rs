@@ -51,14 +51,14 @@ pub fn command<S: Step>() -> Command {
 /// [`command`] for a query step (steps 5 to 9): `--json` prints the answer instead of
 /// the row, and [`query_args`] name the query's columns.
 pub fn query_command<S: Step>() -> Command {
-    query_args(command::<S>().mut_arg("json", |a| {
+    read_args(query_args(command::<S>().mut_arg("json", |a| {
         a.help("print the answer (or the error) as JSON instead of the table")
-    }))
+    })))
 }
 
 /// `command` with the query's options: `--group-by COLUMN` (default `category`) and
 /// `--sum COLUMN` (default `value`), each a name in the header or a 1-based
-/// position; `--null TEXT` (repeatable), `--no-header` and `--agg LIST`.
+/// position, and `--agg LIST`.
 pub fn query_args(command: Command) -> Command {
     command
         .arg(
@@ -74,20 +74,6 @@ pub fn query_args(command: Command) -> Command {
                 .value_name("COLUMN")
                 .default_value("value")
                 .help("the column to sum: its name in the header, or its position"),
-        )
-        .arg(
-            Arg::new("null")
-                .long("null")
-                .allow_hyphen_values(true)
-                .value_name("TEXT")
-                .action(ArgAction::Append)
-                .help("a value that means NULL besides the empty field, e.g. NA (repeat for more)"),
-        )
-        .arg(
-            Arg::new("no-header")
-                .long("no-header")
-                .action(ArgAction::SetTrue)
-                .help("the first record is data: name the columns by position (--group-by 1 --sum 2)"),
         )
         .arg(
             Arg::new("agg")
@@ -107,6 +93,29 @@ pub struct QueryOptions {
     pub aggs: Aggs,
 }
 
+/// `command` with how the file is read: `--null TEXT` (repeatable) and
+/// `--no-header` (a query step's command has them; step 8's query over a table has
+/// not: its load read the file).
+pub fn read_args(command: Command) -> Command {
+    command
+        .arg(
+            Arg::new("null")
+                .long("null")
+                .allow_hyphen_values(true)
+                .value_name("TEXT")
+                .action(ArgAction::Append)
+                .help("a value that means NULL besides the empty field, e.g. NA (repeat for more)"),
+        )
+        .arg(
+            Arg::new("no-header")
+                .long("no-header")
+                .action(ArgAction::SetTrue)
+                .help(
+                    "the first record is data: name the columns by position (--group-by 1 --sum 2)",
+                ),
+        )
+}
+
 /// The `--null` texts and the `--agg` set.
 ///
 /// # Errors
@@ -114,10 +123,10 @@ pub struct QueryOptions {
 /// number and NULL, and the steps that aggregate on a device decide before they see
 /// `--null`; an `--agg` word that is not an aggregate.
 pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, String> {
-    let nulls: Vec<String> = matches
-        .get_many::<String>("null")
-        .map(|v| v.cloned().collect())
-        .unwrap_or_default();
+    let nulls: Vec<String> = match matches.try_get_many::<String>("null") {
+        Ok(Some(v)) => v.cloned().collect(),
+        _ => Vec::new(),
+    };
     if let Some(n) = nulls.iter().find(|n| n.parse::<f64>().is_ok()) {
         return Err(format!(
             "--null {n}: that text is a number, so a value could be both; not supported \
@@ -139,7 +148,12 @@ pub fn query<'q>(matches: &'q ArgMatches, options: &'q QueryOptions) -> Query<'q
             .expect("has a default"),
         sum: matches.get_one::<String>("sum").expect("has a default"),
         nulls: &options.nulls,
-        header: !matches.get_flag("no-header"),
+        header: !matches
+            .try_get_one::<bool>("no-header")
+            .ok()
+            .flatten()
+            .copied()
+            .unwrap_or(false),
         aggs: options.aggs,
     }
 }

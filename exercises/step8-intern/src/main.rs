@@ -21,7 +21,7 @@ use harness::alloc::{AllocCount, count_allocations};
 use harness::cli::{self, Options};
 use harness::measure::{Measurement, thousands};
 use harness::query::{Aggs, Groups, groups_to_json_with, groups_to_table_with};
-use step8::cli::{query_table, read_args, schema_args, split, split_args};
+use step8::cli::{first_in_record_order, query_table, schema_args, split, split_args, threads_arg};
 use step8::error::TableError;
 use step8::load::{LoadOptions, Phases, load_timed};
 use step8::query::{self, Query, Split};
@@ -79,8 +79,15 @@ fn command() -> Command {
         );
     bench
         .args_conflicts_with_subcommands(true)
-        .subcommand(split_args(schema_args(read_args(load))))
-        .subcommand(split_args(cli::query_args(query)))
+        .subcommand(
+            split_args(schema_args(cli::read_args(load))).arg(
+                Arg::new("verbose")
+                    .long("verbose")
+                    .action(ArgAction::SetTrue)
+                    .help("print where the load's time went, phase by phase"),
+            ),
+        )
+        .subcommand(threads_arg(cli::query_args(query)))
         .subcommand(export)
 }
 
@@ -130,7 +137,9 @@ fn load_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let start = Instant::now();
     let (manifest, phases) = load_timed(&input, dir, &options).map_err(|e| report(&e, false))?;
     let seconds = start.elapsed().as_secs_f64();
-    print_phases(&phases);
+    if m.get_flag("verbose") {
+        print_phases(&phases);
+    }
     let on_disk = dir_bytes(dir);
     println!(
         "loaded {} rows of {} ({:.1} MB) into {} in {seconds:.3} s ({:.0} MB/s): {:.1} MB on disk, {} symbols",
@@ -282,7 +291,7 @@ fn load_and_query(
     let start = Instant::now();
     let (loaded, load_allocs) = count_allocations(|| load_timed(input, dir, options));
     let load_time = start.elapsed();
-    let (manifest, phases) = loaded?;
+    let (manifest, phases) = loaded.map_err(|e| first_in_record_order(input, query, split, e))?;
     if verbose {
         print_phases(&phases);
     }

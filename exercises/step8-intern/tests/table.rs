@@ -502,3 +502,48 @@ fn a_decimal_column_sums_the_texts_not_their_f64s() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A file whose two errors lie far apart: `first` at record 300, `second` at record
+/// 700 ("value": a value that is not a number; "width": a record of two fields).
+fn two_errors(first: &str, second: &str) -> Vec<u8> {
+    let mut csv = b"id,category,value\n".to_vec();
+    for i in 1..=1000 {
+        let row = match (i, first, second) {
+            (300, "value", _) | (700, _, "value") => format!("{i},a,x\n"),
+            (300, "width", _) | (700, _, "width") => format!("{i},a\n"),
+            _ => format!("{i},a,1\n"),
+        };
+        csv.extend_from_slice(row.as_bytes());
+    }
+    csv
+}
+
+#[test]
+fn the_first_error_in_record_order_wins_whatever_pass_finds_it() {
+    let base = std::env::temp_dir().join(format!("step8-first-error-{}", std::process::id()));
+    for (first, second, expected) in [
+        ("value", "width", "invalid_number"),
+        ("width", "value", "field_count"),
+    ] {
+        let csv = two_errors(first, second);
+        for threads in [1, 2, 3] {
+            for chunk in [0, 64, 1000, 4096] {
+                let dir = base.join(format!("{first}-{threads}-{chunk}"));
+                let options = LoadOptions {
+                    split: Some(Split { threads, chunk }),
+                    ..LoadOptions::default()
+                };
+                let e = step8::cli::load_and_query(&csv, &dir, &options, Query::default())
+                    .unwrap_err()
+                    .to_json();
+                let _ = std::fs::remove_dir_all(&dir);
+                assert_eq!(e["error"], expected, "{first} {threads} {chunk}: {e}");
+                assert_eq!(e["record"], 300, "{first} {threads} {chunk}: {e}");
+                // The CSV query (step 7's) says the same.
+                let csv_e = query::run_split(&csv, Query::default(), Split { threads, chunk });
+                assert_eq!(csv_e.unwrap_err().to_json(), e);
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+}

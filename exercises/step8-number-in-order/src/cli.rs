@@ -20,25 +20,26 @@ use crate::query::Split;
 use crate::scan::Table;
 use crate::{Step8, chunks, map, table_query};
 
+/// `--threads`: the query over a table has only this option of step 7's.
+pub fn threads_arg(command: Command) -> Command {
+    command.arg(
+        Arg::new("threads")
+            .long("threads")
+            .value_name("N")
+            .value_parser(clap::value_parser!(usize))
+            .help("threads [default: every core]"),
+    )
+}
+
 /// `--threads` and `--chunk`: how the CSV is split (step 7's options).
 pub fn split_args(command: Command) -> Command {
-    command
-        .arg(
-            Arg::new("threads")
-                .long("threads")
-                .value_name("N")
-                .value_parser(clap::value_parser!(usize))
-                .help("threads [default: every core]"),
-        )
-        .arg(
-            Arg::new("chunk")
-                .long("chunk")
-                .value_name("BYTES")
-                .value_parser(clap::value_parser!(usize))
-                .help(
-                    "bytes per chunk of the CSV [default: eight chunks a thread, at least 256 KiB]",
-                ),
-        )
+    threads_arg(command).arg(
+        Arg::new("chunk")
+            .long("chunk")
+            .value_name("BYTES")
+            .value_parser(clap::value_parser!(usize))
+            .help("bytes per chunk of the CSV [default: eight chunks a thread, at least 256 KiB]"),
+    )
 }
 
 /// `--schema` and `--index`: what the load makes of the columns.
@@ -58,26 +59,6 @@ pub fn schema_args(command: Command) -> Command {
         )
 }
 
-/// `--null` and `--no-header`, for the `load` command (the query's command has them
-/// from `harness::cli::query_args`).
-pub fn read_args(command: Command) -> Command {
-    command
-        .arg(
-            Arg::new("null")
-                .long("null")
-                .allow_hyphen_values(true)
-                .value_name("TEXT")
-                .action(clap::ArgAction::Append)
-                .help("a field that means NULL besides the empty one, e.g. NA (repeat for more)"),
-        )
-        .arg(
-            Arg::new("no-header")
-                .long("no-header")
-                .action(clap::ArgAction::SetTrue)
-                .help("the first record is data: the columns are named 1, 2, …"),
-        )
-}
-
 /// The split that `--threads` and `--chunk` ask for.
 pub fn split(matches: &ArgMatches) -> Split {
     Split {
@@ -86,7 +67,10 @@ pub fn split(matches: &ArgMatches) -> Split {
             .copied()
             .unwrap_or_else(chunks::available_threads)
             .max(1),
-        chunk: matches.get_one::<usize>("chunk").copied().unwrap_or(0),
+        chunk: match matches.try_get_one::<usize>("chunk") {
+            Ok(Some(&chunk)) => chunk,
+            _ => 0, // the default; the query over a table has no chunks
+        },
     }
 }
 
@@ -107,7 +91,12 @@ pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
         nulls: harness::cli::query_options(matches)
             .map_err(TableError::Schema)?
             .nulls,
-        no_header: matches.get_flag("no-header"),
+        no_header: matches
+            .try_get_one::<bool>("no-header")
+            .ok()
+            .flatten()
+            .copied()
+            .unwrap_or(false),
     })
 }
 
@@ -142,21 +131,58 @@ pub fn query_table(
 /// Loads `input` into a table at `dir` and queries it ([`query_table`]).
 ///
 /// # Errors
-/// As [`load`] and [`query_table`].
+/// As [`load`] and [`query_table`]; a load error as [`first_in_record_order`] says.
 pub fn load_and_query(
     input: &[u8],
     dir: &Path,
     options: &LoadOptions,
     query: Query<'_>,
 ) -> Result<Groups, TableError> {
-    load(input, dir, options)?;
-    query_table(
-        input,
-        dir,
-        query,
-        options.split.unwrap_or_else(Split::all_cores),
-    )
+    let split = options.split.unwrap_or_else(Split::all_cores);
+    if let Err(e) = load(input, dir, options) {
+        return Err(first_in_record_order(input, query, split, e));
+    }
+    query_table(input, dir, query, split)
 }
+
+// ANCHOR: first_error
+/// The error a query of `input` reports when the load failed with `e`: the first in
+/// record order. The load checks every record's width in its first pass and the
+/// fields' types in its second, so it can stop at record 2's width while record 1
+/// holds a value that is not a number; the query over the CSV (step 7's, carried)
+/// stops at the first record with any error, so its error wins whenever it comes
+/// before the load's.
+pub fn first_in_record_order(
+    input: &[u8],
+    query: Query<'_>,
+    split: Split,
+    e: TableError,
+) -> TableError {
+    let record = match &e {
+        TableError::Query(q) => match error_record(q) {
+            Some(record) => record,
+            None => return e,
+        },
+        TableError::Type { record, .. } => *record,
+        _ => return e,
+    };
+    match crate::query::run_split(input, query, split) {
+        Err(first) if error_record(&first).is_some_and(|r| r < record) => first.into(),
+        _ => e,
+    }
+}
+
+/// The record of a query error that has one.
+fn error_record(e: &QueryError) -> Option<u64> {
+    match e {
+        QueryError::FieldCount { record, .. } | QueryError::InvalidNumber { record, .. } => {
+            Some(*record)
+        }
+        QueryError::Parse(p) => Some(p.record),
+        _ => None,
+    }
+}
+// ANCHOR_END: first_error
 
 impl QueryStep for Step8 {
     type Config = LoadOptions;
