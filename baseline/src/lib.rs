@@ -101,6 +101,7 @@
 use std::io::Read;
 use std::path::Path;
 
+use harness::dialect::Dialect;
 use harness::{Error, Fingerprint, ParseError, Record, Step};
 
 pub mod query;
@@ -118,8 +119,8 @@ impl Step for Baseline {
     const NAME: &'static str = "baseline";
     const IDEA: &'static str = "the csv crate (one reused ByteRecord)";
 
-    fn records(input: &[u8]) -> Result<Vec<Record>, ParseError> {
-        let mut reader = reader(input);
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<Record>, ParseError> {
+        let mut reader = reader(input, dialect);
         let mut record = csv::ByteRecord::new();
         let mut records = Vec::new();
         while read(&mut reader, &mut record) {
@@ -128,8 +129,8 @@ impl Step for Baseline {
         Ok(records)
     }
 
-    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
-        let mut reader = reader(input);
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+        let mut reader = reader(input, dialect);
         let mut record = csv::ByteRecord::new();
         let mut fp = Fingerprint::default();
         while read(&mut reader, &mut record) {
@@ -138,12 +139,12 @@ impl Step for Baseline {
         Ok(fp)
     }
 
-    fn pass(path: &Path) -> Result<Fingerprint, Error> {
+    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
         let to_error = |e: csv::Error| match e.into_kind() {
             csv::ErrorKind::Io(e) => Error::io(path, e),
             other => Error::io(path, std::io::Error::other(format!("{other:?}"))),
         };
-        let mut reader = builder().from_path(path).map_err(to_error)?;
+        let mut reader = builder(dialect).from_path(path).map_err(to_error)?;
         let mut record = csv::ByteRecord::new();
         let mut fp = Fingerprint::default();
         while reader.read_byte_record(&mut record).map_err(to_error)? {
@@ -155,17 +156,20 @@ impl Step for Baseline {
 
 // ANCHOR: builder
 /// The reader settings of every baseline pass: no header row (the header is a record,
-/// as in every step), records of any length, everything else the crate's default
-/// (delimiter `,`, quote `"`, doubled quotes, terminator CR, LF or CR LF).
-fn builder() -> csv::ReaderBuilder {
+/// as in every step), records of any length, the dialect's delimiter, everything else
+/// the crate's default (quote `"`, doubled quotes, terminator CR, LF or CR LF).
+fn builder(dialect: Dialect) -> csv::ReaderBuilder {
     let mut builder = csv::ReaderBuilder::new();
-    builder.has_headers(false).flexible(true);
+    builder
+        .has_headers(false)
+        .flexible(true)
+        .delimiter(dialect.delimiter);
     builder
 }
 // ANCHOR_END: builder
 
-fn reader<R: Read>(input: R) -> csv::Reader<R> {
-    builder().from_reader(input)
+fn reader<R: Read>(input: R, dialect: Dialect) -> csv::Reader<R> {
+    builder(dialect).from_reader(input)
 }
 
 /// Reads the next record into `record`; false at the end of the input.

@@ -22,6 +22,7 @@ use baseline::query::{self, Query, QueryFailure};
 use baseline::{Baseline, Difference, Survey, survey};
 use clap::{Arg, ArgAction};
 use harness::cli::{self, Options};
+use harness::dialect::Dialect;
 use harness::measure::{Measurement, thousands, time_runs};
 use harness::query::{Groups, groups_to_json};
 use harness::{Fingerprint, Step, gate};
@@ -84,7 +85,7 @@ fn main() -> ExitCode {
         .get_matches();
     let options = Options::from_matches(&matches);
     if let Some(path) = &options.records {
-        return cli::dump_records::<Baseline>(path);
+        return cli::dump_records::<Baseline>(path, options.dialect);
     }
     let path = match cli::bench_input(options.file.as_deref()) {
         Ok(path) => path,
@@ -152,8 +153,8 @@ fn run_query(
             .len();
         Ok((
             bytes,
-            cli::expected_fingerprint(path)?,
-            Baseline::pass(path)?,
+            cli::expected_fingerprint(path, Dialect::default())?,
+            Baseline::pass(path, Dialect::default())?,
         ))
     };
     let (bytes, expected, fingerprint) = match untimed() {
@@ -302,8 +303,9 @@ fn gate_and_survey() -> Option<(usize, Survey)> {
 /// Times the baseline's pass over `path` and returns it with the reference parser's
 /// fingerprint, which it may differ from (unlike [`cli::time_pass`], no error then).
 fn measure(path: &Path, runs: u32) -> Result<(Measurement, Fingerprint), harness::Error> {
-    let expected = cli::expected_fingerprint(path)?;
-    let (fingerprints, times, allocs) = time_runs(runs, || Baseline::pass(path))?;
+    let expected = cli::expected_fingerprint(path, Dialect::default())?;
+    let (fingerprints, times, allocs) =
+        time_runs(runs, || Baseline::pass(path, Dialect::default()))?;
     let bytes = std::fs::metadata(path)
         .map_err(|e| harness::Error::io(path, e))?
         .len();

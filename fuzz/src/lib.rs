@@ -13,6 +13,7 @@ use std::collections::BTreeMap;
 #[doc(hidden)]
 pub use libfuzzer_sys;
 
+use harness::dialect::{Dialect, GATE_DELIMITERS};
 use harness::query::{Group, Groups, QueryError, key_text};
 use harness::{Step, reference};
 
@@ -33,23 +34,34 @@ macro_rules! parse_target {
 macro_rules! query_target {
     ($step:ident) => {
         $crate::libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-            let columns = $crate::columns(data);
+            let dialect = $crate::dialect_of(data);
+            let columns = $crate::columns(data, dialect);
             let query = $step::query::Query {
                 group_by: &columns.0,
                 sum: &columns.1,
+                dialect,
                 ..Default::default()
             };
             let answer = $step::query::run(data, query);
             let table = $step::query::run_with::<$step::table::GroupTable>(data, query);
-            $crate::check_query(data, &columns, answer, table);
+            $crate::check_query(data, dialect, &columns, answer, table);
         });
     };
 }
 
+/// The delimiter a target runs `data` with: one of the gate's, drawn from the
+/// input's length, so that every delimiter meets every kind of document.
+pub fn dialect_of(data: &[u8]) -> Dialect {
+    Dialect {
+        delimiter: GATE_DELIMITERS[data.len() % GATE_DELIMITERS.len()],
+    }
+}
+
 /// Panics (a crash for libFuzzer) when `S` parses `data` otherwise than the reference.
 pub fn check_step<S: Step>(data: &[u8]) {
-    let expected = reference::parse(data);
-    let got = S::records(data);
+    let dialect = dialect_of(data);
+    let expected = reference::parse_in(data, dialect);
+    let got = S::records_in(data, dialect);
     assert_eq!(
         got,
         expected,
@@ -57,8 +69,8 @@ pub fn check_step<S: Step>(data: &[u8]) {
         S::NAME
     );
     assert_eq!(
-        S::fingerprint(data),
-        reference::fingerprint(data),
+        S::fingerprint_in(data, dialect),
+        reference::fingerprint_in(data, dialect),
         "{}::fingerprint differs from the reference",
         S::NAME
     );
@@ -67,8 +79,8 @@ pub fn check_step<S: Step>(data: &[u8]) {
 /// The columns the query target asks for: the header's first and last names, so that
 /// most inputs reach the aggregation; `category` and `value` when the header is not
 /// UTF-8 (or there is none), which exercises the missing-column error.
-pub fn columns(data: &[u8]) -> (String, String) {
-    let header = reference::parse(data)
+pub fn columns(data: &[u8], dialect: Dialect) -> (String, String) {
+    let header = reference::parse_in(data, dialect)
         .ok()
         .and_then(|records| records.into_iter().next());
     let name = |field: Option<&Vec<u8>>| field.and_then(|f| String::from_utf8(f.clone()).ok());
@@ -86,6 +98,7 @@ pub fn columns(data: &[u8]) -> (String, String) {
 /// hand-written table's answer differs from the default table's.
 pub fn check_query(
     data: &[u8],
+    dialect: Dialect,
     (key, value): &(String, String),
     answer: Result<Groups, QueryError>,
     table: Result<Groups, QueryError>,
@@ -95,7 +108,7 @@ pub fn check_query(
         bits(&table),
         "the two GROUP BY tables disagree"
     );
-    let expected = oracle(data, key, value);
+    let expected = oracle(data, dialect, key, value);
     match (&answer, &expected) {
         (Ok(got), Ok(want)) => assert_eq!(bits(&Ok(got.clone())), bits(&Ok(want.clone()))),
         (Err(got), Err(want)) => {
@@ -146,22 +159,30 @@ fn without_line(e: &QueryError) -> QueryError {
 ///
 /// # Errors
 /// The first error in record order; a parse error comes after every record before it.
-pub fn oracle(data: &[u8], key: &str, value: &str) -> Result<Groups, QueryError> {
+pub fn oracle(data: &[u8], dialect: Dialect, key: &str, value: &str) -> Result<Groups, QueryError> {
     let mut records = Vec::new();
-    let parsed = reference::for_each_record(data, |r| records.push(r.to_vec()));
+    let parsed = reference::for_each_record_in(data, dialect, |r| records.push(r.to_vec()));
     let mut rows = records.iter().enumerate();
     let Some((_, header)) = rows.next() else {
         parsed?;
         return Err(QueryError::NoHeader);
     };
+    // A name the header has twice is an error, naming its 1-based positions.
     let find = |name: &str| {
-        header
-            .iter()
-            .position(|f| f == name.as_bytes())
-            .ok_or_else(|| QueryError::MissingColumn {
+        let at: Vec<usize> = (0..header.len())
+            .filter(|&k| header[k] == name.as_bytes())
+            .collect();
+        match at[..] {
+            [k] => Ok(k),
+            [] => Err(QueryError::MissingColumn {
                 column: name.into(),
                 header: header.iter().map(|f| key_text(f)).collect(),
-            })
+            }),
+            _ => Err(QueryError::DuplicateColumn {
+                column: name.into(),
+                positions: at.iter().map(|k| k + 1).collect(),
+            }),
+        }
     };
     let (k, v) = (find(key)?, find(value)?);
     let mut sums: BTreeMap<Vec<u8>, (u64, Option<f64>)> = BTreeMap::new();

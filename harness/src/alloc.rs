@@ -110,7 +110,8 @@ pub fn assert_pass_allocations_constant<S: crate::Step>(dir: &std::path::Path, m
     let mut counts = Vec::new();
     for rows in [1_000, 100_000] {
         let path = file_of(dir, S::NAME, rows);
-        let (fp, counted) = count_allocations(|| S::pass(&path).unwrap());
+        let (fp, counted) =
+            count_allocations(|| S::pass(&path, crate::dialect::Dialect::default()).unwrap());
         assert_eq!(fp.records, rows as u64);
         counts.push(counted.allocations);
     }

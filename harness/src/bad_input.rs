@@ -27,7 +27,7 @@ macro_rules! bad_input_tests {
         $crate::__bad_input_tests!($bin;
             empty_file, one_quote, unterminated_quote_at_the_end, nul_bytes,
             invalid_utf8_key, missing_path, directory, unreadable_file, field_of_100_mb,
-            truncated_while_mapped, compressed_or_utf16_file);
+            truncated_while_mapped, compressed_or_utf16_file, another_delimiter);
         #[test]
         #[ignore = "writes a sparse file over 4 GiB (it takes no disk space) and reads it all: \
                     BAD_INPUT_4GIB=1 cargo test --release --test bad_input_cli -- --ignored"]
@@ -222,6 +222,44 @@ pub fn nul_bytes(bin: &Path) {
             r#"{"\u0000":{"count":1,"sum":2.0},"a\u0000b":{"count":1,"sum":1.0}}"#
         );
     }
+}
+
+/// `--delimiter`: `--records` with `;` and with a tab prints what the reference
+/// parser gives with that delimiter, and the measuring run's fingerprint is the
+/// reference's (its check would fail the run otherwise); a delimiter that cannot be
+/// one is refused by the command line (exit status 2).
+pub fn another_delimiter(bin: &Path) {
+    let bytes = b"a;b\t,c\n\"x;y\";\"z\"\"\t\"\n1;2\t3\n";
+    let file = TempFile::with(bin, "delimiter", bytes);
+    for (arg, d) in [(";", b';'), ("\\t", b'\t'), (",", b',')] {
+        let out = run(
+            bin,
+            &["--records", file.0.to_str().unwrap(), "--delimiter", arg],
+        );
+        expect(&out, 0, &[], arg);
+        let dialect = crate::dialect::Dialect { delimiter: d };
+        assert_eq!(
+            text(&out.stdout),
+            to_json(&reference::parse_in(bytes, dialect)),
+            "--records --delimiter {arg}"
+        );
+    }
+    if Kind::of(bin) == Kind::Parse {
+        let out = run_on(bin, &file.0, &["--runs", "1", "--delimiter", ";"]);
+        expect(
+            &out,
+            0,
+            &["the same as the reference parser's"],
+            "measure with ;",
+        );
+    }
+    let out = run_on(bin, &file.0, &["--delimiter", "\""]);
+    expect(
+        &out,
+        2,
+        &["cannot delimit fields"],
+        "a quote as the delimiter",
+    );
 }
 
 /// A gzip file, or UTF-16 text with or without its BOM: exit status 2 and what the

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
+use crate::dialect::Dialect;
 use crate::error::Error;
 use crate::measure::{Measurement, thousands, time_runs};
 use crate::query::{Aggs, Query};
@@ -30,6 +31,8 @@ pub struct Options {
     pub row_json: bool,
     /// Print the records parsed from this file as JSON, and nothing else.
     pub records: Option<PathBuf>,
+    /// The delimiter (`--delimiter`, default `,`).
+    pub dialect: Dialect,
 }
 
 /// The clap command with the common options, for `S`; add a step's own options to it.
@@ -46,6 +49,18 @@ pub fn command<S: Step>() -> Command {
             .help("print the measurement (the table row) as JSON"))
         .arg(Arg::new("records").long("records").value_name("FILE").value_parser(value_parser!(PathBuf))
             .help("print the records parsed from FILE as JSON (the data/conformance format) and exit"))
+        .arg(delimiter_arg())
+}
+
+/// `--delimiter C` (`-d`): every step's, and step 8's `load` command's.
+pub fn delimiter_arg() -> Arg {
+    Arg::new("delimiter")
+        .long("delimiter")
+        .short('d')
+        .value_name("C")
+        .value_parser(Dialect::parse)
+        .default_value(",")
+        .help("the byte between fields: one ASCII character but the quote, CR, LF and NUL; \\t for a tab")
 }
 
 /// [`command`] for a query step (steps 5 to 9): `--json` prints the answer instead of
@@ -148,6 +163,9 @@ pub fn query<'q>(matches: &'q ArgMatches, options: &'q QueryOptions) -> Query<'q
             .expect("has a default"),
         sum: matches.get_one::<String>("sum").expect("has a default"),
         nulls: &options.nulls,
+        dialect: *matches
+            .get_one::<Dialect>("delimiter")
+            .expect("has a default"),
         header: !matches
             .try_get_one::<bool>("no-header")
             .ok()
@@ -167,6 +185,9 @@ impl Options {
             json: matches.get_flag("json"),
             row_json: matches.get_flag("row-json"),
             records: matches.get_one::<PathBuf>("records").cloned(),
+            dialect: *matches
+                .get_one::<Dialect>("delimiter")
+                .expect("has a default"),
         }
     }
 }
@@ -176,7 +197,7 @@ impl Options {
 pub fn run<S: Step>() -> ExitCode {
     let options = Options::from_matches(&command::<S>().get_matches());
     if let Some(path) = &options.records {
-        return dump_records::<S>(path);
+        return dump_records::<S>(path, options.dialect);
     }
     let path = match bench_input(options.file.as_deref()) {
         Ok(path) => path,
@@ -185,7 +206,7 @@ pub fn run<S: Step>() -> ExitCode {
     if !gate_passes::<S>() {
         return ExitCode::FAILURE;
     }
-    let measurement = match time_pass::<S>(&path, options.runs) {
+    let measurement = match time_pass::<S>(&path, options.runs, options.dialect) {
         Ok(m) => m,
         Err(message) => {
             eprintln!("{}: {message}", S::NAME);
@@ -197,10 +218,10 @@ pub fn run<S: Step>() -> ExitCode {
 }
 
 /// `--records FILE`: prints the records (or the parse error) of `path` as JSON.
-pub fn dump_records<S: Step>(path: &Path) -> ExitCode {
+pub fn dump_records<S: Step>(path: &Path, dialect: Dialect) -> ExitCode {
     match std::fs::read(path) {
         Ok(bytes) => {
-            print!("{}", json::to_json(&S::records(&bytes)));
+            print!("{}", json::to_json(&S::records_in(&bytes, dialect)));
             ExitCode::SUCCESS
         }
         Err(e) => fail(S::NAME, &Error::io(path, e)),
@@ -340,9 +361,9 @@ pub fn gate_passes<S: Step>() -> bool {
 ///
 /// # Errors
 /// When the file cannot be read or breaks the dialect.
-pub fn expected_fingerprint(path: &Path) -> Result<Fingerprint, Error> {
+pub fn expected_fingerprint(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
     let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-    Ok(reference::fingerprint(&bytes)?)
+    Ok(reference::fingerprint_in(&bytes, dialect)?)
 }
 
 /// Times `S::pass` over `path` `runs` times and checks every run's fingerprint
@@ -351,10 +372,10 @@ pub fn expected_fingerprint(path: &Path) -> Result<Fingerprint, Error> {
 /// # Errors
 /// A message when the file cannot be read, breaks the dialect, or a run's fingerprint
 /// differs from the reference parser's (a bug in the step that the gate missed).
-pub fn time_pass<S: Step>(path: &Path, runs: u32) -> Result<Measurement, String> {
-    let expected = expected_fingerprint(path).map_err(|e| e.to_string())?;
+pub fn time_pass<S: Step>(path: &Path, runs: u32, dialect: Dialect) -> Result<Measurement, String> {
+    let expected = expected_fingerprint(path, dialect).map_err(|e| e.to_string())?;
     let (fingerprints, times, allocs) =
-        time_runs(runs, || S::pass(path)).map_err(|e| e.to_string())?;
+        time_runs(runs, || S::pass(path, dialect)).map_err(|e| e.to_string())?;
     if let Some(fp) = fingerprints.iter().find(|&&fp| fp != expected) {
         return Err(format!(
             "the pass over {} gave the fingerprint {} but the reference parser gives {}",

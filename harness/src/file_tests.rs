@@ -48,7 +48,10 @@ fn write<S: Step>(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
 /// An empty file: the pass gives zero records. Returns the file, for the mapping's check.
 pub fn an_empty_file_has_zero_records<S: Step>(dir: &Path) -> PathBuf {
     let path = write::<S>(dir, "empty", b"");
-    assert_eq!(S::pass(&path).unwrap(), Fingerprint::default());
+    assert_eq!(
+        S::pass(&path, crate::dialect::Dialect::default()).unwrap(),
+        Fingerprint::default()
+    );
     path
 }
 
@@ -59,20 +62,30 @@ pub fn the_mapped_pass_agrees_with_the_slice<S: Step>(dir: &Path) {
     let path = write::<S>(dir, "small", bytes);
     let expected = crate::reference::fingerprint(bytes).unwrap();
     assert_eq!(expected.records, 3);
-    assert_eq!(S::pass(&path).unwrap(), expected);
+    assert_eq!(
+        S::pass(&path, crate::dialect::Dialect::default()).unwrap(),
+        expected
+    );
 }
 
 /// A missing file: [`ErrorKind::Io`], not a panic.
 pub fn a_missing_file_is_an_io_error<S: Step>(dir: &Path) {
     let path = dir.join(format!("{}_no_such_file.csv", S::NAME));
-    assert_eq!(S::pass(&path).unwrap_err().kind(), ErrorKind::Io);
+    assert_eq!(
+        S::pass(&path, crate::dialect::Dialect::default())
+            .unwrap_err()
+            .kind(),
+        ErrorKind::Io
+    );
 }
 
 /// A file that ends inside a quoted field: [`ErrorKind::UnterminatedQuote`].
 pub fn an_unterminated_quote_in_a_file_is_a_parse_error<S: Step>(dir: &Path) {
     let path = write::<S>(dir, "open_quote", b"a\n\"b");
     assert_eq!(
-        S::pass(&path).unwrap_err().kind(),
+        S::pass(&path, crate::dialect::Dialect::default())
+            .unwrap_err()
+            .kind(),
         ErrorKind::UnterminatedQuote
     );
 }

@@ -11,6 +11,7 @@ use std::fmt;
 
 use serde_json::{Map, Value, json};
 
+use crate::dialect::Dialect;
 use crate::error::{ErrorKind, ParseError};
 use crate::json::hex;
 
@@ -27,6 +28,8 @@ pub struct Query<'q> {
     /// Texts that mean NULL besides the empty field (`--null`, as DuckDB's `nullstr`):
     /// `NA`, `NULL`, …; none by default.
     pub nulls: &'q [String],
+    /// The delimiter (`--delimiter`).
+    pub dialect: Dialect,
     /// Whether the first record is a header (`--no-header`: false, and the columns
     /// are named by position).
     pub header: bool,
@@ -41,6 +44,7 @@ impl Default for Query<'_> {
             group_by: "category",
             sum: "value",
             nulls: &[],
+            dialect: Dialect::default(),
             header: true,
             aggs: Aggs::DEFAULT,
         }
@@ -362,9 +366,14 @@ impl fmt::Display for QueryError {
                         .iter()
                         .find(|&&d| header[0].contains(d as char))
                     {
+                        let arg = if *d == b'\t' {
+                            "'\\t'".to_string()
+                        } else {
+                            format!("'{}'", *d as char)
+                        };
                         write!(
                             f,
-                            " (one column: is the file delimited by {:?} rather than ','?)",
+                            " (one column: is the file delimited by {:?}? then run with --delimiter {arg})",
                             *d as char
                         )?;
                     }

@@ -42,6 +42,7 @@ macro_rules! query_bad_input_tests {
             no_header_names_the_columns_by_position,
             aggregates_min_max_and_mean_skip_nulls,
             real_files_give_duckdbs_answer,
+            semicolon_and_tab_files_with_delimiter,
             a_null_marker_that_is_a_number_is_refused);
     };
 }
@@ -431,5 +432,35 @@ pub fn real_files_give_duckdbs_answer(bin: &Path) {
         );
         let got: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
         assert_eq!(&got, want, "{} {args:?}", file.display());
+    }
+}
+
+/// A `;` file: without `--delimiter` an error that suggests it; with it, the answer
+/// (also for a tab, written `\t`, and with the other options).
+pub fn semicolon_and_tab_files_with_delimiter(bin: &Path) {
+    let csv = "city;temp\nOslo;-3.5\n\"Lima; Peru\";20\nOslo;NA\n";
+    let (code, _, stderr) = run_binary(bin, "semi", csv, &["--group-by", "city", "--sum", "temp"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("then run with --delimiter ';'"), "{stderr}");
+    let args = [
+        "--group-by",
+        "city",
+        "--sum",
+        "temp",
+        "--null",
+        "NA",
+        "--json",
+    ];
+    let expected = r#"{"Lima; Peru":{"count":1,"sum":20.0},"Oslo":{"count":2,"sum":-3.5}}"#;
+    for (d, csv) in [(";", csv.to_string()), ("\\t", csv.replace(';', "\t"))] {
+        let (code, stdout, stderr) = run_binary(
+            bin,
+            "semi",
+            &csv,
+            &[&args[..], &["--delimiter", d]].concat(),
+        );
+        assert_eq!(code, Some(0), "{d}: {stderr}");
+        // The key's quoted delimiter is data: a tab, which JSON writes `\t`.
+        assert_eq!(stdout.replace("\\t", ";"), expected, "{d}");
     }
 }

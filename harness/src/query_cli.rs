@@ -77,8 +77,8 @@ pub trait QueryStep: Step {
         ))
     }
 
-    /// `--verbose`: what the step says about `path` before the timed runs.
-    fn verbose(_path: &Path, _config: &Self::Config) {}
+    /// `--verbose`: what the step says about `path` before the timed runs of `query`.
+    fn verbose(_path: &Path, _query: Query<'_>, _config: &Self::Config) {}
 
     /// What the step says after the timed runs, `times` long (step 9's `--verbose`:
     /// the last run's stages).
@@ -148,7 +148,7 @@ pub fn run_query<S: QueryStep>() -> ExitCode {
     }
     let options = Options::from_matches(&matches);
     if let Some(path) = &options.records {
-        return cli::dump_records::<S>(path);
+        return cli::dump_records::<S>(path, options.dialect);
     }
     let path = match cli::bench_input(options.file.as_deref()) {
         Ok(path) => path,
@@ -164,9 +164,6 @@ pub fn run_query<S: QueryStep>() -> ExitCode {
             return code;
         }
     };
-    if S::VERBOSE.is_some() && matches.get_flag("verbose") {
-        S::verbose(&path, &config);
-    }
     let read = match cli::query_options(&matches) {
         Ok(read) => read,
         Err(message) => {
@@ -175,6 +172,9 @@ pub fn run_query<S: QueryStep>() -> ExitCode {
         }
     };
     let query = cli::query(&matches, &read);
+    if S::VERBOSE.is_some() && matches.get_flag("verbose") {
+        S::verbose(&path, query, &config);
+    }
     match run::<S>(&path, &options, query, &config) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => code,
@@ -200,7 +200,7 @@ fn run<S: QueryStep>(
         return Ok(());
     }
     // The parse's fingerprint must be the reference parser's, as for every step.
-    let parsed = cli::time_pass::<S>(path, 1).map_err(|message| {
+    let parsed = cli::time_pass::<S>(path, 1, query.dialect).map_err(|message| {
         eprintln!("{}: {message}", S::NAME);
         ExitCode::FAILURE
     })?;

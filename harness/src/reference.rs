@@ -5,7 +5,7 @@
 //! spec. Nothing here is tuned for speed; every branch is one rule of the dialect
 //! (see the crate docs), in the order the rules are listed.
 
-use crate::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
+use crate::dialect::{CR, Dialect, LF, QUOTE, bom_len};
 use crate::error::ParseError;
 use crate::step::{Fingerprint, Record};
 
@@ -14,8 +14,16 @@ use crate::step::{Fingerprint, Record};
 /// # Errors
 /// [`ParseError`] when a quoted field is still open at the end of the input.
 pub fn parse(input: &[u8]) -> Result<Vec<Record>, ParseError> {
+    parse_in(input, Dialect::default())
+}
+
+/// [`parse`] with another delimiter.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_in(input: &[u8], dialect: Dialect) -> Result<Vec<Record>, ParseError> {
     let mut records = Vec::new();
-    for_each_record(input, |record| records.push(record.to_vec()))?;
+    for_each_record_in(input, dialect, |record| records.push(record.to_vec()))?;
     Ok(records)
 }
 
@@ -24,8 +32,18 @@ pub fn parse(input: &[u8]) -> Result<Vec<Record>, ParseError> {
 /// # Errors
 /// As [`parse`].
 pub fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
+    fingerprint_in(input, Dialect::default())
+}
+
+/// [`fingerprint`] with another delimiter.
+///
+/// # Errors
+/// As [`parse`].
+pub fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
     let mut fp = Fingerprint::default();
-    for_each_record(input, |record| fp.add_record(record.iter().map(Vec::len)))?;
+    for_each_record_in(input, dialect, |record| {
+        fp.add_record(record.iter().map(Vec::len))
+    })?;
     Ok(fp)
 }
 
@@ -34,10 +52,20 @@ pub fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
 /// # Errors
 /// [`ParseError`] when a quoted field is still open at the end of the input; the
 /// records before it have been passed to `on_record`.
-pub fn for_each_record(
+pub fn for_each_record(input: &[u8], on_record: impl FnMut(&[Vec<u8>])) -> Result<(), ParseError> {
+    for_each_record_in(input, Dialect::default(), on_record)
+}
+
+/// [`for_each_record`] with another delimiter.
+///
+/// # Errors
+/// As [`for_each_record`].
+pub fn for_each_record_in(
     input: &[u8],
+    dialect: Dialect,
     mut on_record: impl FnMut(&[Vec<u8>]),
 ) -> Result<(), ParseError> {
+    let delimiter = dialect.delimiter;
     let mut i = bom_len(input);
     let mut produced = 0u64;
     let mut record: Vec<Vec<u8>> = Vec::new();
@@ -50,9 +78,9 @@ pub fn for_each_record(
         // One record: fields separated by delimiters, up to a terminator or the end.
         record.clear();
         loop {
-            let (field, end) = parse_field(input, i, produced)?;
+            let (field, end) = parse_field(input, i, produced, delimiter)?;
             record.push(field);
-            if end < input.len() && input[end] == DELIMITER {
+            if end < input.len() && input[end] == delimiter {
                 i = end + 1; // a delimiter as the last byte still opens an empty field
                 continue;
             }
@@ -77,7 +105,12 @@ fn terminator_at(input: &[u8], i: usize) -> Option<usize> {
 // ANCHOR: parse_field
 /// Parses the field starting at `start`; returns its cooked bytes and the index of
 /// the byte that ended it (a delimiter, the first byte of a terminator, or the end).
-fn parse_field(input: &[u8], start: usize, record: u64) -> Result<(Vec<u8>, usize), ParseError> {
+fn parse_field(
+    input: &[u8],
+    start: usize,
+    record: u64,
+    delimiter: u8,
+) -> Result<(Vec<u8>, usize), ParseError> {
     let mut field = Vec::new();
     let mut i = start;
     if input.get(i) == Some(&QUOTE) {
@@ -104,7 +137,7 @@ fn parse_field(input: &[u8], start: usize, record: u64) -> Result<(Vec<u8>, usiz
     }
     // Unquoted bytes, or the lenient tail after a closing quote: everything up to
     // a delimiter or a terminator is data, quotes included.
-    while i < input.len() && input[i] != DELIMITER && terminator_at(input, i).is_none() {
+    while i < input.len() && input[i] != delimiter && terminator_at(input, i).is_none() {
         field.push(input[i]);
         i += 1;
     }

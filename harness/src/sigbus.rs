@@ -26,11 +26,11 @@ pub const TEST: &str = "truncating_the_mapped_file_kills_the_pass_with_sigbus";
 ///
 /// ```text
 /// // steps/step2_mmap/tests/sigbus.rs
-/// harness::sigbus_test!(step2::map, step2::fingerprint);
+/// harness::sigbus_test!(step2::map, step2::Step2);
 /// ```
 #[macro_export]
 macro_rules! sigbus_test {
-    ($map:path, $fingerprint:path) => {
+    ($map:path, $step:ty) => {
         #[test]
         fn truncating_the_mapped_file_kills_the_pass_with_sigbus() {
             let dir = ::std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
@@ -38,7 +38,7 @@ macro_rules! sigbus_test {
                 let input = $map(path).unwrap();
                 $crate::sigbus::truncate(path, input.len());
                 // SIGBUS: the first page read is past the end of the file.
-                let fp = $fingerprint(&input);
+                let fp = <$step as $crate::Step>::fingerprint(&input);
                 eprintln!("child: survived with {fp:?}");
             });
         }

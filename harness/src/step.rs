@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use crate::dialect::Dialect;
 use crate::error::{Error, ParseError};
 
 /// One record: its fields' cooked bytes (quotes removed, `""` turned into `"`).
@@ -55,21 +56,40 @@ pub trait Step {
     /// The idea the step adds, in a few words, as the results table shows it.
     const IDEA: &'static str;
 
-    /// Parses `input` into owned records (for the gate and `--records`).
+    /// Parses `input` with `dialect`'s delimiter into owned records (for the gate and
+    /// `--records`).
     ///
     /// # Errors
     /// The dialect's [`ParseError`], with the same position as the reference parser's.
-    fn records(input: &[u8]) -> Result<Vec<Record>, ParseError>;
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<Record>, ParseError>;
 
-    /// Parses `input` with the step's fast path and returns its fingerprint.
+    /// [`Step::records_in`] with the comma.
     ///
     /// # Errors
-    /// As [`Step::records`].
-    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError>;
+    /// As [`Step::records_in`].
+    fn records(input: &[u8]) -> Result<Vec<Record>, ParseError> {
+        Self::records_in(input, Dialect::default())
+    }
 
-    /// The timed pass: opens `path` the step's way (reads, maps, …) and fingerprints it.
+    /// Parses `input` with the step's fast path and `dialect`'s delimiter, and returns
+    /// its fingerprint.
+    ///
+    /// # Errors
+    /// As [`Step::records_in`].
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError>;
+
+    /// [`Step::fingerprint_in`] with the comma.
+    ///
+    /// # Errors
+    /// As [`Step::records_in`].
+    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
+        Self::fingerprint_in(input, Dialect::default())
+    }
+
+    /// The timed pass: opens `path` the step's way (reads, maps, …) and fingerprints it
+    /// with `dialect`'s delimiter.
     ///
     /// # Errors
     /// [`Error::Io`] when the file cannot be read, [`Error::Parse`] on bad input.
-    fn pass(path: &Path) -> Result<Fingerprint, Error>;
+    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error>;
 }

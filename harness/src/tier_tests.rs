@@ -65,12 +65,15 @@ macro_rules! simd_tier_tests {
             for chunk in input.chunks(BLOCK) {
                 let mut block = [0u8; BLOCK];
                 block[..chunk.len()].copy_from_slice(chunk);
-                let portable = blocks::masks(Tier::Portable, &block).unwrap();
-                for tier in Tier::supported() {
-                    if let Some(m) = blocks::masks(tier, &block) {
-                        assert_eq!(m, portable, "{tier:?}");
+                for d in $crate::dialect::GATE_DELIMITERS {
+                    let portable = blocks::masks(Tier::Portable, &block, d).unwrap();
+                    for tier in Tier::supported() {
+                        if let Some(m) = blocks::masks(tier, &block, d) {
+                            assert_eq!(m, portable, "{tier:?} {:?}", d as char);
+                        }
                     }
                 }
+                let portable = blocks::masks(Tier::Portable, &block, b',').unwrap();
                 for tier in Tier::supported() {
                     if let Some(x) = blocks::prefix_xor(tier, portable.quote) {
                         assert_eq!(x, blocks::prefix_xor_shifts(portable.quote), "{tier:?}");

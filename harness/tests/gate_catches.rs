@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use harness::dialect::Dialect;
 use harness::gate::{self, check_case};
 use harness::random::Family;
 use harness::{Error, Fingerprint, ParseError, Record, Step, cases, reference};
@@ -14,15 +15,15 @@ impl Step for Reference {
     const NUMBER: u32 = 0;
     const NAME: &'static str = "reference";
     const IDEA: &'static str = "the executable spec";
-    fn records(input: &[u8]) -> Result<Vec<Record>, ParseError> {
-        reference::parse(input)
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<Record>, ParseError> {
+        reference::parse_in(input, dialect)
     }
-    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
-        reference::fingerprint(input)
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+        reference::fingerprint_in(input, dialect)
     }
-    fn pass(path: &Path) -> Result<Fingerprint, Error> {
+    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
         let bytes = std::fs::read(path).map_err(|e| Error::io(path, e))?;
-        Ok(reference::fingerprint(&bytes)?)
+        Ok(reference::fingerprint_in(&bytes, dialect)?)
     }
 }
 
@@ -33,27 +34,27 @@ impl Step for EndsRecordsAtEveryLf {
     const NUMBER: u32 = 0;
     const NAME: &'static str = "broken";
     const IDEA: &'static str = "lines are records";
-    fn records(input: &[u8]) -> Result<Vec<Record>, ParseError> {
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<Record>, ParseError> {
         let mut records = Vec::new();
         for line in input.split(|&b| b == b'\n') {
             // Each line parsed alone; a quote left open at the line's end is closed there.
-            match reference::parse(line) {
+            match reference::parse_in(line, dialect) {
                 Ok(parsed) => records.extend(parsed),
-                Err(_) => {
-                    records.extend(reference::parse(&[line, b"\""].concat()).unwrap_or_default())
-                }
+                Err(_) => records.extend(
+                    reference::parse_in(&[line, b"\""].concat(), dialect).unwrap_or_default(),
+                ),
             }
         }
         Ok(records)
     }
-    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
         let mut fp = Fingerprint::default();
-        for record in Self::records(input)? {
+        for record in Self::records_in(input, dialect)? {
             fp.add_record(record.iter().map(Vec::len));
         }
         Ok(fp)
     }
-    fn pass(_: &Path) -> Result<Fingerprint, Error> {
+    fn pass(_: &Path, _: Dialect) -> Result<Fingerprint, Error> {
         unreachable!("the gate never calls pass")
     }
 }
@@ -65,17 +66,17 @@ impl Step for MiscountsEmptyFields {
     const NUMBER: u32 = 0;
     const NAME: &'static str = "miscounts";
     const IDEA: &'static str = "skips empty fields in the count";
-    fn records(input: &[u8]) -> Result<Vec<Record>, ParseError> {
-        reference::parse(input)
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<Record>, ParseError> {
+        reference::parse_in(input, dialect)
     }
-    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
         let mut fp = Fingerprint::default();
-        for record in reference::parse(input)? {
+        for record in reference::parse_in(input, dialect)? {
             fp.add_record(record.iter().map(Vec::len).filter(|&len| len > 0));
         }
         Ok(fp)
     }
-    fn pass(_: &Path) -> Result<Fingerprint, Error> {
+    fn pass(_: &Path, _: Dialect) -> Result<Fingerprint, Error> {
         unreachable!("the gate never calls pass")
     }
 }
@@ -87,16 +88,16 @@ impl Step for PanicsOnCr {
     const NUMBER: u32 = 0;
     const NAME: &'static str = "panics";
     const IDEA: &'static str = "reads past the end";
-    fn records(input: &[u8]) -> Result<Vec<Record>, ParseError> {
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<Record>, ParseError> {
         if input.last() == Some(&b'\r') {
             let _ = input[input.len()]; // one byte too far
         }
-        reference::parse(input)
+        reference::parse_in(input, dialect)
     }
-    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
-        reference::fingerprint(input)
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+        reference::fingerprint_in(input, dialect)
     }
-    fn pass(_: &Path) -> Result<Fingerprint, Error> {
+    fn pass(_: &Path, _: Dialect) -> Result<Fingerprint, Error> {
         unreachable!("the gate never calls pass")
     }
 }
@@ -144,4 +145,43 @@ fn a_panic_is_reported_not_propagated() {
     let failure = check_case::<PanicsOnCr>(&case).unwrap_err();
     assert!(failure.difference.contains("got a panic"), "{failure}");
     assert!(gate::check_family::<PanicsOnCr>(Family::Mixed).is_err());
+}
+
+/// Right with the comma, but the delimiter is a constant: the gate's other
+/// delimiters catch it.
+struct IgnoresTheDelimiter;
+
+impl Step for IgnoresTheDelimiter {
+    const NUMBER: u32 = 0;
+    const NAME: &'static str = "comma-only";
+    const IDEA: &'static str = "a constant delimiter";
+    fn records_in(input: &[u8], _: Dialect) -> Result<Vec<Record>, ParseError> {
+        reference::parse(input)
+    }
+    fn fingerprint_in(input: &[u8], _: Dialect) -> Result<Fingerprint, ParseError> {
+        reference::fingerprint(input)
+    }
+    fn pass(_: &Path, _: Dialect) -> Result<Fingerprint, Error> {
+        unreachable!("the gate never calls pass")
+    }
+}
+
+#[test]
+fn a_parser_that_ignores_the_delimiter_fails_the_gate() {
+    let cases = cases::load_all().unwrap();
+    for case in &cases {
+        assert!(
+            check_case::<IgnoresTheDelimiter>(case).is_ok(),
+            "{}",
+            case.name
+        );
+    }
+    let failure = gate::check_delimiters::<IgnoresTheDelimiter>(&cases).unwrap_err();
+    assert!(
+        failure.check.contains("delimited by ';'"),
+        "{}",
+        failure.check
+    );
+    let report = gate::run::<IgnoresTheDelimiter>().unwrap();
+    assert_eq!(report.failures.len(), 1, "only the delimiters' check fails");
 }

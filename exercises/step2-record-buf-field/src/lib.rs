@@ -46,7 +46,7 @@
 use std::fs::File;
 use std::path::Path;
 
-use harness::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
+use harness::dialect::{CR, Dialect, LF, QUOTE, bom_len};
 use harness::{Error, Fingerprint, ParseError, Record, Step};
 use memmap2::Mmap;
 
@@ -58,21 +58,21 @@ impl Step for Step2 {
     const NAME: &'static str = "step2";
     const IDEA: &'static str = "mmap + one-pass state machine, one reused buffer";
 
-    fn records(input: &[u8]) -> Result<Vec<Record>, ParseError> {
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<Record>, ParseError> {
         let mut records = Vec::new();
-        for_each_record(input, |record| {
+        for_each_record(input, dialect.delimiter, |record| {
             records.push(record.fields().map(<[u8]>::to_vec).collect());
         })?;
         Ok(records)
     }
 
-    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
-        fingerprint(input)
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+        fingerprint(input, dialect.delimiter)
     }
 
-    fn pass(path: &Path) -> Result<Fingerprint, Error> {
+    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
         let input = map(path)?;
-        Ok(fingerprint(&input)?)
+        Ok(fingerprint(&input, dialect.delimiter)?)
     }
 }
 
@@ -99,13 +99,14 @@ pub fn map(path: &Path) -> Result<Mmap, Error> {
 }
 // ANCHOR_END: map
 
-/// The fingerprint (records, fields, cooked bytes) of `input`.
+/// The fingerprint (records, fields, cooked bytes) of `input`, its fields separated
+/// by `delimiter`.
 ///
 /// # Errors
 /// [`ParseError`] on an unterminated quote.
-pub fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
+pub fn fingerprint(input: &[u8], delimiter: u8) -> Result<Fingerprint, ParseError> {
     let mut fp = Fingerprint::default();
-    for_each_record(input, |record| {
+    for_each_record(input, delimiter, |record| {
         fp.add_record(record.fields().map(<[u8]>::len))
     })?;
     Ok(fp)
@@ -185,14 +186,15 @@ enum State {
 
 // ANCHOR: for_each_record
 // ANCHOR: exercise_for_each_record
-/// Calls `on_record` with each record of `input`, its cooked fields in one reused
-/// [`RecordBuf`]. Every byte is looked at once.
+/// Calls `on_record` with each record of `input`, its cooked fields (separated by
+/// `delimiter`) in one reused [`RecordBuf`]. Every byte is looked at once.
 ///
 /// # Errors
 /// [`ParseError`] when a quoted field is still open at the end of the input, naming
 /// its opening quote; the records before it have been passed to `on_record`.
 pub fn for_each_record(
     input: &[u8],
+    delimiter: u8,
     mut on_record: impl FnMut(&RecordBuf),
 ) -> Result<(), ParseError> {
     use State::*;
@@ -228,7 +230,7 @@ pub fn for_each_record(
                 produced += 1;
                 StartRecord
             }
-            (_, DELIMITER) => {
+            (_, b) if b == delimiter => {
                 record.end_field();
                 StartField
             }
@@ -308,7 +310,7 @@ mod tests {
     #[test]
     fn the_buffer_is_reused_not_regrown() {
         let mut capacities = Vec::new();
-        for_each_record(b"abcdefgh,ij\nk\nlm,n\n", |r| {
+        for_each_record(b"abcdefgh,ij\nk\nlm,n\n", b',', |r| {
             capacities.push(r.bytes.capacity())
         })
         .unwrap();

@@ -9,4 +9,4 @@
 
 extern crate step2_record_buf_field as step2;
 
-harness::sigbus_test!(step2::map, step2::fingerprint);
+harness::sigbus_test!(step2::map, step2::Step2);

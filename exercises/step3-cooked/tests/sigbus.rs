@@ -9,4 +9,4 @@
 
 extern crate step3_cooked as step3;
 
-harness::sigbus_test!(step3::map, step3::fingerprint);
+harness::sigbus_test!(step3::map, step3::Step3);

@@ -75,6 +75,7 @@
 use std::fs::File;
 use std::path::Path;
 
+use harness::dialect::Dialect;
 use harness::{Error, Fingerprint, ParseError, Record as OwnedRecord, Step};
 use memmap2::Mmap;
 
@@ -92,21 +93,21 @@ impl Step for Step3 {
     const NAME: &'static str = "step3";
     const IDEA: &'static str = "fields are views into the mapping (no copies)";
 
-    fn records(input: &[u8]) -> Result<Vec<OwnedRecord>, ParseError> {
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<OwnedRecord>, ParseError> {
         let mut records = Vec::new();
-        Parser::default().for_each_record(input, |record| {
+        Parser::new(dialect.delimiter).for_each_record(input, |record| {
             records.push(record.fields().map(|f| f.cooked().into_owned()).collect());
         })?;
         Ok(records)
     }
 
-    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
-        fingerprint(input)
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+        fingerprint(input, dialect)
     }
 
-    fn pass(path: &Path) -> Result<Fingerprint, Error> {
+    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
         let input = map(path)?;
-        Ok(fingerprint(&input)?)
+        Ok(fingerprint(&input, dialect)?)
     }
 }
 
@@ -133,14 +134,14 @@ pub fn map(path: &Path) -> Result<Mmap, Error> {
 }
 // ANCHOR_END: map
 
-/// The fingerprint (records, fields, cooked bytes) of `input`. Only fields that need
+/// The fingerprint (records, fields, cooked bytes) of `input` in `dialect`. Only fields that need
 /// unescaping are walked to learn their cooked length; nothing is copied.
 ///
 /// # Errors
 /// [`ParseError`] on an unterminated quote.
-pub fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
+pub fn fingerprint(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
     let mut fp = Fingerprint::default();
-    Parser::default().for_each_record(input, |record| {
+    Parser::new(dialect.delimiter).for_each_record(input, |record| {
         fp.add_record(record.fields().map(|f| f.cooked_len()));
     })?;
     Ok(fp)

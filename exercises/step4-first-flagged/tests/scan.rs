@@ -15,8 +15,8 @@ extern crate step4_first_flagged as step4;
 use harness::dialect::{CR, DELIMITER, LF, QUOTE};
 use step4::scan::{Memchr, Scalar, Scanner, Swar};
 
-fn naive_field_end(h: &[u8]) -> Option<usize> {
-    (0..h.len()).find(|&i| matches!(h[i], DELIMITER | LF | CR))
+fn naive_field_end(h: &[u8], delimiter: u8) -> Option<usize> {
+    (0..h.len()).find(|&i| h[i] == delimiter || h[i] == LF || h[i] == CR)
 }
 
 fn naive_quote(h: &[u8]) -> Option<usize> {
@@ -49,12 +49,12 @@ fn check<S: Scanner>(h: &[u8], what: &str) {
             h.escape_ascii()
         )
     };
-    let (got, expected) = (S::find_field_end(h), naive_field_end(h));
-    assert!(
-        got == expected,
-        "{}",
-        report("find_field_end", got, expected)
-    );
+    // The comma, and a delimiter the filler does not sit next to.
+    for d in [DELIMITER, b';'] {
+        let (got, expected) = (S::find_field_end(h, d), naive_field_end(h, d));
+        let scan = format!("find_field_end with {:?}", d as char);
+        assert!(got == expected, "{}", report(&scan, got, expected));
+    }
     let (got, expected) = (S::find_quote(h), naive_quote(h));
     assert!(got == expected, "{}", report("find_quote", got, expected));
 }

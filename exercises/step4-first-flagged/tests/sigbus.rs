@@ -9,4 +9,4 @@
 
 extern crate step4_first_flagged as step4;
 
-harness::sigbus_test!(step4::map, step4::fingerprint);
+harness::sigbus_test!(step4::map, step4::Step4);

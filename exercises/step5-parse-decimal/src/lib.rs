@@ -82,6 +82,7 @@ use std::fs::File;
 use std::marker::PhantomData;
 use std::path::Path;
 
+use harness::dialect::Dialect;
 use harness::{Error, Fingerprint, ParseError, Record as OwnedRecord, Step};
 use memmap2::Mmap;
 
@@ -111,21 +112,21 @@ impl<S: Scanner> Step for With<S> {
     const NAME: &'static str = "step5";
     const IDEA: &'static str = "typed GROUP BY: values and keys straight from the views";
 
-    fn records(input: &[u8]) -> Result<Vec<OwnedRecord>, ParseError> {
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<OwnedRecord>, ParseError> {
         let mut records = Vec::new();
-        Parser::default().for_each_record_with::<S>(input, |record| {
+        Parser::new(dialect.delimiter).for_each_record_with::<S>(input, |record| {
             records.push(record.fields().map(|f| f.cooked().into_owned()).collect());
         })?;
         Ok(records)
     }
 
-    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
-        fingerprint_with::<S>(input)
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+        fingerprint_with::<S>(input, dialect)
     }
 
-    fn pass(path: &Path) -> Result<Fingerprint, Error> {
+    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
         let input = map(path)?;
-        Ok(fingerprint_with::<S>(&input)?)
+        Ok(fingerprint_with::<S>(&input, dialect)?)
     }
 }
 
@@ -152,22 +153,25 @@ pub fn map(path: &Path) -> Result<Mmap, Error> {
 }
 // ANCHOR_END: map
 
-/// The fingerprint (records, fields, cooked bytes) of `input`. Only fields that need
+/// The fingerprint (records, fields, cooked bytes) of `input` in `dialect`. Only fields that need
 /// unescaping are walked to learn their cooked length; nothing is copied.
 ///
 /// # Errors
 /// [`ParseError`] on an unterminated quote.
-pub fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
-    fingerprint_with::<Best>(input)
+pub fn fingerprint(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+    fingerprint_with::<Best>(input, dialect)
 }
 
 /// [`fingerprint`], scanning with the tier `S`.
 ///
 /// # Errors
 /// As [`fingerprint`].
-pub fn fingerprint_with<S: Scanner>(input: &[u8]) -> Result<Fingerprint, ParseError> {
+pub fn fingerprint_with<S: Scanner>(
+    input: &[u8],
+    dialect: Dialect,
+) -> Result<Fingerprint, ParseError> {
     let mut fp = Fingerprint::default();
-    Parser::default().for_each_record_with::<S>(input, |record| {
+    Parser::new(dialect.delimiter).for_each_record_with::<S>(input, |record| {
         fp.add_record(record.fields().map(|f| f.cooked_len()));
     })?;
     Ok(fp)

@@ -31,12 +31,28 @@ pub(crate) enum State {
 
 /// The parser: the one state machine, and the spans of the record it is in, kept
 /// between records and between passes so that a warm parser allocates nothing.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Parser {
     pub(crate) spans: Vec<Span>,
+    /// The delimiter: a comma unless [`Parser::new`] was given another.
+    pub(crate) delimiter: u8,
+}
+
+impl Default for Parser {
+    fn default() -> Parser {
+        Parser::new(DELIMITER)
+    }
 }
 
 impl Parser {
+    /// A parser for fields separated by `delimiter` (see `harness::dialect::Dialect`).
+    pub fn new(delimiter: u8) -> Parser {
+        Parser {
+            spans: Vec::new(),
+            delimiter,
+        }
+    }
+
     /// Calls `on_record` with each record of `input`, its fields views into `input`,
     /// scanning with the [`Best`] tier.
     ///
@@ -64,6 +80,7 @@ impl Parser {
         mut on_record: impl FnMut(Record<'_, 'a>),
     ) -> Result<(), ParseError> {
         use State::*;
+        let delimiter = self.delimiter;
         self.spans.clear();
         let mut state = StartRecord;
         let mut produced = 0u64; // records handed out, for the error's position
@@ -101,7 +118,7 @@ impl Parser {
                     (start, escaped) = (i + 1, false);
                     StartRecord
                 }
-                (_, DELIMITER) => {
+                (_, b) if b == delimiter => {
                     self.spans.push(Span::new(state, start, i, escaped));
                     (start, escaped) = (i + 1, false);
                     StartField
@@ -116,7 +133,7 @@ impl Parser {
             // The new idea: inside a field, jump to the next byte that can end it.
             let rest = &input[i..];
             i += match state {
-                Unquoted => S::find_field_end(rest).unwrap_or(rest.len()),
+                Unquoted => S::find_field_end(rest, delimiter).unwrap_or(rest.len()),
                 Quoted => S::find_quote(rest).unwrap_or(rest.len()),
                 StartRecord | StartField | QuoteInQuoted => 0,
             };

@@ -35,7 +35,7 @@ pub fn run(path: &Path, query: Query<'_>) -> Result<Groups, Step1QueryError> {
     let file = File::open(path).map_err(|e| Step1QueryError::Read(Error::io(path, e)))?;
     let mut aggregator = Aggregator::<crate::table::Winner>::new(query);
     let mut failure = None;
-    step1::for_each_record(BufReader::new(file), |record| {
+    step1::for_each_record(BufReader::new(file), query.dialect.delimiter, |record| {
         if failure.is_none() {
             failure = aggregator.add(&record[..], || 0).err();
         }

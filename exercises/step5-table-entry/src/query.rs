@@ -166,7 +166,7 @@ pub fn run(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
 pub fn run_with<T: GroupBy>(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
     let mut aggregator = Aggregator::<T>::new(query);
     let mut failure = None;
-    let parsed = Parser::default().for_each_record(input, |record| {
+    let parsed = Parser::new(query.dialect.delimiter).for_each_record(input, |record| {
         if failure.is_none() {
             let line = || line_at(input, record.spans()[0].start);
             failure = aggregator.add(&record, line).err();

@@ -19,16 +19,16 @@
 //! every length from 0 to 80); `benches/scan.rs` times them, and [`Best`] is the one
 //! the parser uses.
 
-use harness::dialect::{CR, DELIMITER, LF, QUOTE};
+use harness::dialect::{CR, LF, QUOTE};
 
 // ANCHOR: scanner
 /// A way to find the next byte that can change the parser's state.
 pub trait Scanner {
     /// The tier's name: `scalar`, `swar`, `memchr`.
     const NAME: &'static str;
-    /// Index of the first delimiter, LF or CR in `haystack` (the bytes that can end
-    /// an unquoted field), or `None` when it has none.
-    fn find_field_end(haystack: &[u8]) -> Option<usize>;
+    /// Index of the first `delimiter`, LF or CR in `haystack` (the bytes that can
+    /// end an unquoted field), or `None` when it has none.
+    fn find_field_end(haystack: &[u8], delimiter: u8) -> Option<usize>;
     /// Index of the first quote in `haystack`, or `None`.
     fn find_quote(haystack: &[u8]) -> Option<usize>;
 }
@@ -42,10 +42,10 @@ pub struct Scalar;
 impl Scanner for Scalar {
     const NAME: &'static str = "scalar";
 
-    fn find_field_end(haystack: &[u8]) -> Option<usize> {
+    fn find_field_end(haystack: &[u8], delimiter: u8) -> Option<usize> {
         haystack
             .iter()
-            .position(|&b| b == DELIMITER || b == LF || b == CR)
+            .position(|&b| b == delimiter || b == LF || b == CR)
     }
 
     fn find_quote(haystack: &[u8]) -> Option<usize> {
@@ -119,11 +119,11 @@ fn first_flagged(
 impl Scanner for Swar {
     const NAME: &'static str = "swar";
 
-    fn find_field_end(haystack: &[u8]) -> Option<usize> {
+    fn find_field_end(haystack: &[u8], delimiter: u8) -> Option<usize> {
         first_flagged(
             haystack,
-            |w| flag_bytes(w, DELIMITER) | flag_bytes(w, LF) | flag_bytes(w, CR),
-            Scalar::find_field_end,
+            |w| flag_bytes(w, delimiter) | flag_bytes(w, LF) | flag_bytes(w, CR),
+            |rest| Scalar::find_field_end(rest, delimiter),
         )
     }
 
@@ -141,8 +141,8 @@ pub struct Memchr;
 impl Scanner for Memchr {
     const NAME: &'static str = "memchr";
 
-    fn find_field_end(haystack: &[u8]) -> Option<usize> {
-        memchr::memchr3(DELIMITER, LF, CR, haystack)
+    fn find_field_end(haystack: &[u8], delimiter: u8) -> Option<usize> {
+        memchr::memchr3(delimiter, LF, CR, haystack)
     }
 
     fn find_quote(haystack: &[u8]) -> Option<usize> {
@@ -162,7 +162,7 @@ mod tests {
             flag_bytes(word, b','),
             u64::from_le_bytes([0, 0, 0x80, 0x80, 0, 0, 0, 0])
         );
-        assert_eq!(Swar::find_field_end(b"ab,-cdef"), Some(2));
+        assert_eq!(Swar::find_field_end(b"ab,-cdef", b','), Some(2));
     }
 
     #[test]

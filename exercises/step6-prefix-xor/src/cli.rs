@@ -37,13 +37,13 @@ impl QueryStep for Step6 {
         step1_query::run(path, query).map_err(|e| format!("{e:?}"))
     }
 
-    fn verbose(path: &Path, _config: &()) {
-        verbose(path);
+    fn verbose(path: &Path, query: Query<'_>, _config: &()) {
+        verbose(path, query.dialect.delimiter);
     }
 }
 
 /// `--verbose`: the tiers, and what one untimed pass over `path` did.
-fn verbose(path: &Path) {
+fn verbose(path: &Path, delimiter: u8) {
     let names = |tiers: Vec<Tier>| {
         tiers
             .iter()
@@ -58,7 +58,7 @@ fn verbose(path: &Path) {
         std::env::var("CSV_TIER").unwrap_or_else(|_| "unset".into())
     );
     let Ok(input) = map(path) else { return };
-    let mut parser = Parser::default();
+    let mut parser = Parser::new(delimiter);
     let mut records = 0u64;
     let parsed = parser.for_each_record(&input, |_| records += 1);
     let s = parser.stats();

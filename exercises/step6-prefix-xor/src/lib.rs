@@ -38,6 +38,7 @@ use std::fs::File;
 use std::marker::PhantomData;
 use std::path::Path;
 
+use harness::dialect::Dialect;
 use harness::{Error, Fingerprint, ParseError, Record as OwnedRecord, Step};
 use memmap2::Mmap;
 
@@ -96,21 +97,21 @@ impl<C: ChooseTier> Step for With<C> {
     const IDEA: &'static str =
         "structural bitmaps: 64 bytes at a time, SIMD and a clmul quote mask";
 
-    fn records(input: &[u8]) -> Result<Vec<OwnedRecord>, ParseError> {
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<OwnedRecord>, ParseError> {
         let mut records = Vec::new();
-        Parser::default().for_each_record_in(C::tier(), input, |record| {
+        Parser::new(dialect.delimiter).for_each_record_in(C::tier(), input, |record| {
             records.push(record.fields().map(|f| f.cooked().into_owned()).collect());
         })?;
         Ok(records)
     }
 
-    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
-        fingerprint_in(C::tier(), input)
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+        fingerprint_in(C::tier(), input, dialect)
     }
 
-    fn pass(path: &Path) -> Result<Fingerprint, Error> {
+    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
         let input = map(path)?;
-        Ok(fingerprint_in(C::tier(), &input)?)
+        Ok(fingerprint_in(C::tier(), &input, dialect)?)
     }
 }
 
@@ -137,22 +138,26 @@ pub fn map(path: &Path) -> Result<Mmap, Error> {
 }
 // ANCHOR_END: map
 
-/// The fingerprint (records, fields, cooked bytes) of `input`. Only fields that need
+/// The fingerprint (records, fields, cooked bytes) of `input` in `dialect`. Only fields that need
 /// unescaping are walked to learn their cooked length; nothing is copied.
 ///
 /// # Errors
 /// [`ParseError`] on an unterminated quote.
-pub fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
-    fingerprint_in(Tier::chosen(), input)
+pub fn fingerprint(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+    fingerprint_in(Tier::chosen(), input, dialect)
 }
 
 /// [`fingerprint`] with `tier`.
 ///
 /// # Errors
 /// As [`fingerprint`].
-pub fn fingerprint_in(tier: Tier, input: &[u8]) -> Result<Fingerprint, ParseError> {
+pub fn fingerprint_in(
+    tier: Tier,
+    input: &[u8],
+    dialect: Dialect,
+) -> Result<Fingerprint, ParseError> {
     let mut fp = Fingerprint::default();
-    Parser::default().for_each_record_in(tier, input, |record| {
+    Parser::new(dialect.delimiter).for_each_record_in(tier, input, |record| {
         fp.add_record(record.fields().map(|f| f.cooked_len()));
     })?;
     Ok(fp)

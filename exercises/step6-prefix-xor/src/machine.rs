@@ -33,15 +33,33 @@ pub(crate) enum State {
 /// The parser: the block walk ([`index`]) and the state machine it falls back on,
 /// and the spans of the record it is in, kept between records and between passes so
 /// that a warm parser allocates nothing.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Parser {
     pub(crate) spans: Vec<Span>,
+    /// The delimiter: a comma unless [`Parser::new`] was given another.
+    pub(crate) delimiter: u8,
     /// Records handed out in this pass, for the error's position.
     pub(crate) produced: u64,
     pub(crate) stats: Stats,
 }
 
+impl Default for Parser {
+    fn default() -> Parser {
+        Parser::new(DELIMITER)
+    }
+}
+
 impl Parser {
+    /// A parser for fields separated by `delimiter` (see `harness::dialect::Dialect`).
+    pub fn new(delimiter: u8) -> Parser {
+        Parser {
+            spans: Vec::new(),
+            delimiter,
+            produced: 0,
+            stats: Stats::default(),
+        }
+    }
+
     /// Calls `on_record` with each record of `input`, its fields views into `input`,
     /// with the tier [`Tier::chosen`].
     ///
@@ -105,6 +123,7 @@ impl Parser {
         on_record: &mut impl FnMut(Record<'_, 'a>),
     ) -> Result<Option<usize>, ParseError> {
         use State::*;
+        let delimiter = self.delimiter;
         let mut start = from; // the current field's first byte
         let mut escaped = false; // the current field's cooked bytes are not one run
         let mut i = start;
@@ -134,7 +153,7 @@ impl Parser {
                     (start, escaped) = (i + 1, false);
                     StartRecord
                 }
-                (_, DELIMITER) => {
+                (_, b) if b == delimiter => {
                     self.spans.push(Span::new(state, start, i, escaped));
                     (start, escaped) = (i + 1, false);
                     StartField
@@ -152,7 +171,7 @@ impl Parser {
             // Inside a field, jump to the next byte that can end it.
             let rest = &input[i..];
             i += match state {
-                Unquoted => memchr::memchr3(DELIMITER, LF, CR, rest).unwrap_or(rest.len()),
+                Unquoted => memchr::memchr3(delimiter, LF, CR, rest).unwrap_or(rest.len()),
                 Quoted => memchr::memchr(QUOTE, rest).unwrap_or(rest.len()),
                 StartRecord | StartField | QuoteInQuoted => 0,
             };

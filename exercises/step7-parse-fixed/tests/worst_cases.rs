@@ -20,9 +20,10 @@ fn check(input: &[u8], chunk: usize, threads: usize) -> step7::chunks::SpanStats
         }
         fp
     });
-    let got = fingerprint_chunked(Tier::chosen(), input, chunk, threads).map_err(|e| *Box::new(e));
+    let got = fingerprint_chunked(Tier::chosen(), input, chunk, threads, Default::default())
+        .map_err(|e| *Box::new(e));
     assert_eq!(got.ok(), expected.ok());
-    plan(input, chunk, threads).stats
+    plan(input, chunk, threads, b',').stats
 }
 
 #[test]
@@ -59,7 +60,8 @@ fn an_unterminated_quote_names_the_right_record_at_every_chunk_size() {
     let input = b"a,b\nc\n\nd,\"e\nf,\"\"g\r\nh";
     let expected = reference::parse(input).unwrap_err();
     for chunk in 1..=input.len() + 1 {
-        let e = fingerprint_chunked(Tier::chosen(), input, chunk, 2).unwrap_err();
+        let e =
+            fingerprint_chunked(Tier::chosen(), input, chunk, 2, Default::default()).unwrap_err();
         assert_eq!(
             (e.record, e.byte, e.line),
             (expected.record, expected.byte, expected.line)

@@ -23,7 +23,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
-use harness::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
+use harness::dialect::{CR, LF, QUOTE, bom_len};
 
 use crate::machine::State;
 
@@ -55,10 +55,16 @@ pub struct Transition {
 }
 
 // ANCHOR: exercise_transition
-/// The transition function of the chunk `from..to` of `input`; `origin` is the
-/// input's first record start (after a BOM). Bytes past `to` are only looked at to
+/// The transition function of the chunk `from..to` of `input`, whose fields
+/// `delimiter` separates; `origin` is the input's first record start (after a BOM). Bytes past `to` are only looked at to
 /// tell a CR LF from a CR.
-pub fn transition(input: &[u8], origin: usize, from: usize, to: usize) -> Transition {
+pub fn transition(
+    input: &[u8],
+    origin: usize,
+    from: usize,
+    to: usize,
+    delimiter: u8,
+) -> Transition {
     todo!(
         "exercise step7-transition: the simple answer is correct: call run(input, origin, from, to, state) for each of STATES"
     )
@@ -75,6 +81,7 @@ fn run(
     from: usize,
     to: usize,
     entry: State,
+    delimiter: u8,
 ) -> (State, Option<usize>) {
     use State::*;
     let at_record_start = from == origin || input[from - 1] == LF;
@@ -98,10 +105,11 @@ fn run(
                         first = memchr::memchr(LF, &input[search..until]).map(|k| search + k + 1);
                     }
                     let Some(q) = quote else {
-                        return (state_at(input, anchor, anchor_state, to), first);
+                        let end = state_at(input, anchor, anchor_state, to, delimiter);
+                        return (end, first);
                     };
                     if matches!(
-                        state_at(input, anchor, anchor_state, q),
+                        state_at(input, anchor, anchor_state, q, delimiter),
                         StartRecord | StartField
                     ) {
                         (i, state) = (q + 1, Quoted); // the quote opens a quoted field
@@ -116,7 +124,7 @@ fn run(
 
 /// The state before byte `p`, when the machine was in `anchor_state` at `anchor` and
 /// read every byte of `anchor..p` outside quotes: the byte before `p` decides.
-fn state_at(input: &[u8], anchor: usize, anchor_state: State, p: usize) -> State {
+fn state_at(input: &[u8], anchor: usize, anchor_state: State, p: usize, delimiter: u8) -> State {
     if p == anchor {
         return anchor_state;
     }
@@ -129,8 +137,8 @@ fn state_at(input: &[u8], anchor: usize, anchor_state: State, p: usize) -> State
         j -= 1;
     }
     match input[j] {
-        DELIMITER => State::StartField,
         LF => State::StartRecord,
+        b if b == delimiter => State::StartField,
         _ => State::Unquoted,
     }
 }
@@ -174,8 +182,9 @@ pub struct Plan {
 
 // ANCHOR: plan
 /// Splits `input` into chunks of `size` bytes, finds their transition functions on
-/// `threads` threads, and scans them into each chunk's part of the parse.
-pub fn plan(input: &[u8], size: usize, threads: usize) -> Plan {
+/// `threads` threads (for fields separated by `delimiter`), and scans them into each
+/// chunk's part of the parse.
+pub fn plan(input: &[u8], size: usize, threads: usize, delimiter: u8) -> Plan {
     let origin = bom_len(input);
     let size = size.max(1);
     let n = (input.len() - origin).div_ceil(size).max(1);
@@ -191,7 +200,7 @@ pub fn plan(input: &[u8], size: usize, threads: usize) -> Plan {
         || (),
         |(), k| {
             let (from, to) = bounds(k);
-            transition(input, origin, from, to)
+            transition(input, origin, from, to, delimiter)
         },
     )
     .0;
@@ -305,6 +314,7 @@ mod tests {
 
     /// The state machine, one byte at a time: the state after byte `i` in `s`.
     fn step(input: &[u8], i: usize, s: State) -> State {
+        let delimiter = b',';
         use State::*;
         match (s, input[i]) {
             (Quoted, QUOTE) => QuoteInQuoted,
@@ -313,7 +323,7 @@ mod tests {
             (StartRecord | StartField, QUOTE) => Quoted,
             (_, CR) if input.get(i + 1) == Some(&LF) => s,
             (_, LF) => StartRecord,
-            (_, DELIMITER) => StartField,
+            (_, b) if b == delimiter => StartField,
             (_, _) => Unquoted,
         }
     }
@@ -355,7 +365,7 @@ mod tests {
             for from in 0..=len {
                 for to in from..=len {
                     assert_eq!(
-                        transition(&input, 0, from, to),
+                        transition(&input, 0, from, to, b','),
                         slow(&input, 0, from, to),
                         "{:?} {from}..{to}",
                         input.escape_ascii().to_string()
@@ -377,7 +387,7 @@ mod tests {
             })
             .map(|i| i + 1);
         assert_eq!(parity_first, Some(13)); // `y",2`: not a record start
-        let truth = plan(input, 10, 1);
+        let truth = plan(input, 10, 1, b',');
         assert_eq!(truth.parts[1].from, 10); // the truth: byte 10 starts a record
         // Parsing from the parity's record start gives a record that is not there.
         let records = |starts: &[usize]| {
@@ -393,12 +403,12 @@ mod tests {
         };
         assert_eq!(records(&[0, 10]), 3);
         // The book's figure: chunks of 12, chunk 1 starts inside `"x\ny"`.
-        let t = transition(input, 0, 12, input.len());
+        let t = transition(input, 0, 12, input.len(), b',');
         let (b, q) = (Some(13), Some(18));
         assert_eq!(t.first, [b, b, b, q, b]);
         assert_eq!(t.end, [State::StartRecord; 5]);
-        assert_eq!(transition(input, 0, 0, 12).end[0], State::Quoted);
-        assert_eq!(plan(input, 12, 1).parts[1].from, 18);
+        assert_eq!(transition(input, 0, 0, 12, b',').end[0], State::Quoted);
+        assert_eq!(plan(input, 12, 1, b',').parts[1].from, 18);
         assert_eq!(records(&[0, 13]), 4); // [k,v] [a"b,1] ["x\ny",2] and [y",2]
     }
 }

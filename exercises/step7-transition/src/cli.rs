@@ -12,6 +12,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{Arg, ArgMatches, Command};
+use harness::dialect::Dialect;
 use harness::query::{Groups, Query, QueryError};
 use harness::query_cli::{QueryStep, RunError};
 
@@ -65,8 +66,8 @@ impl QueryStep for Step7 {
         step1_query::run(path, query).map_err(|e| format!("{e:?}"))
     }
 
-    fn verbose(path: &Path, split: &Split) {
-        verbose(path, *split);
+    fn verbose(path: &Path, query: Query<'_>, split: &Split) {
+        verbose(path, query.dialect, *split);
     }
 
     fn describe(split: &Split) -> Vec<(&'static str, serde_json::Value)> {
@@ -75,7 +76,7 @@ impl QueryStep for Step7 {
 }
 
 /// `--verbose`: the tiers, and what one untimed pass over `path` did.
-fn verbose(path: &Path, split: Split) {
+fn verbose(path: &Path, dialect: Dialect, split: Split) {
     eprintln!(
         "tier: {} (CSV_TIER={}); {} threads available",
         Tier::chosen().name(),
@@ -83,7 +84,7 @@ fn verbose(path: &Path, split: Split) {
         chunks::available_threads()
     );
     let Ok(input) = map(path) else { return };
-    let plan = split.plan(&input);
+    let plan = split.plan(&input, dialect.delimiter);
     let s = plan.stats;
     eprintln!(
         "chunks: {} ({} with records), {} start inside quotes, {} speculations wrong, {} bytes parsed past a chunk's end ({:.4}% of the input)",
@@ -105,7 +106,7 @@ fn verbose(path: &Path, split: Split) {
             .fold(f64::INFINITY, f64::min)
     };
     let one = best(&|| {
-        let _ = std::hint::black_box(fingerprint_in(Tier::chosen(), &input));
+        let _ = std::hint::black_box(fingerprint_in(Tier::chosen(), &input, dialect));
     });
     eprintln!(
         "parse, one chunk, no scan (step 6's parse): {:>6.0} MB/s",
@@ -114,17 +115,22 @@ fn verbose(path: &Path, split: Split) {
     let size = |threads| chunks::default_size(input.len(), threads);
     for threads in 1..=split.threads {
         let scan = best(&|| {
-            std::hint::black_box(chunks::plan(&input, size(threads), threads));
+            let d = dialect.delimiter;
+            std::hint::black_box(chunks::plan(&input, size(threads), threads, d));
         });
         let parse = best(&|| {
-            let _ = fingerprint_chunked(Tier::chosen(), &input, size(threads), threads);
+            let _ = fingerprint_chunked(Tier::chosen(), &input, size(threads), threads, dialect);
         });
         let q = best(&|| {
             let split = Split {
                 threads,
                 chunk: split.chunk,
             };
-            let _ = std::hint::black_box(query::run_split(&input, Query::default(), split));
+            let query = Query {
+                dialect,
+                ..Query::default()
+            };
+            let _ = std::hint::black_box(query::run_split(&input, query, split));
         });
         eprintln!(
             "{threads} thread(s): transition functions and scan {:>6.0} MB/s; scan and parse {:>6.0} MB/s; query {:>6.0} MB/s",

@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Arg, ArgMatches, Command};
+use harness::dialect::Dialect;
 use harness::query::{Groups, Query, QueryError};
 use harness::query_cli::{QueryStep, RunError};
 
@@ -91,6 +92,12 @@ pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
         nulls: harness::cli::query_options(matches)
             .map_err(TableError::Schema)?
             .nulls,
+        dialect: matches
+            .try_get_one::<Dialect>("delimiter")
+            .ok()
+            .flatten()
+            .copied()
+            .unwrap_or_default(),
         no_header: matches
             .try_get_one::<bool>("no-header")
             .ok()
@@ -207,6 +214,7 @@ impl QueryStep for Step8 {
         let options = LoadOptions {
             nulls: query.nulls.to_vec(),
             no_header: !query.header,
+            dialect: query.dialect,
             ..options.clone()
         };
         let answer = load_and_query(&input, &dir, &options, query);

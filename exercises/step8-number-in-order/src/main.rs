@@ -345,7 +345,7 @@ fn best(times: &[Duration]) -> f64 {
 fn bench(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let options = Options::from_matches(matches);
     if let Some(path) = &options.records {
-        return Ok(cli::dump_records::<Step8>(path));
+        return Ok(cli::dump_records::<Step8>(path, options.dialect));
     }
     let path = cli::bench_input(options.file.as_deref()).map_err(|e| cli::fail("step8", &e))?;
     if !cli::gate_passes::<Step8>() {
@@ -368,7 +368,7 @@ fn bench(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
         println!("{}", groups_to_json_with(&last.groups, query.aggs));
         return Ok(ExitCode::SUCCESS);
     }
-    let parsed = cli::time_pass::<Step8>(&path, 1).map_err(|message| {
+    let parsed = cli::time_pass::<Step8>(&path, 1, query.dialect).map_err(|message| {
         eprintln!("step8: {message}");
         ExitCode::FAILURE
     })?;

@@ -167,13 +167,13 @@ impl Split {
         }
     }
 
-    /// The plan of `input` under this split.
-    pub fn plan(&self, input: &[u8]) -> Plan {
+    /// The plan of `input` under this split, its fields separated by `delimiter`.
+    pub fn plan(&self, input: &[u8], delimiter: u8) -> Plan {
         let size = match self.chunk {
             0 => chunks::default_size(input.len(), self.threads),
             size => size,
         };
-        chunks::plan(input, size, self.threads)
+        chunks::plan(input, size, self.threads, delimiter)
     }
 }
 
@@ -236,7 +236,8 @@ pub fn run(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
 /// # Errors
 /// As [`run`].
 pub fn run_split(input: &[u8], query: Query<'_>, split: Split) -> Result<Groups, QueryError> {
-    run_plan(input, query, &split.plan(input), split.threads)
+    let plan = split.plan(input, query.dialect.delimiter);
+    run_plan(input, query, &plan, split.threads)
 }
 
 /// [`run`] over the chunks of `plan` on `threads` threads: the header (or with
@@ -255,7 +256,7 @@ pub fn run_plan(
     let parts = chunks::map_chunks(
         threads,
         plan.parts.len(),
-        || (Parser::default(), header.fork()),
+        || (Parser::new(query.dialect.delimiter), header.fork()),
         |(parser, aggregator), k| {
             let part = plan.parts[k];
             let from = part.from.max(header_end);
@@ -300,7 +301,7 @@ fn read_header<'q, T: GroupBy>(
     let mut failure = None;
     let mut from = harness::dialect::bom_len(input);
     while from < input.len() && header.records == 0 {
-        let mut parser = Parser::default();
+        let mut parser = Parser::new(query.dialect.delimiter);
         let stopped = parser.records_between(Tier::chosen(), input, from, from + 1, |r| {
             failure = header.add(&r, || 1).err();
         });

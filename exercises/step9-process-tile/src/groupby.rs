@@ -43,6 +43,9 @@ pub struct Columns {
     pub value: u32,
     /// Fields in the header.
     pub width: u32,
+    /// The delimiter (the host's twin only: the device's kernels are compiled for the
+    /// comma, and another delimiter runs the twin).
+    pub delimiter: u8,
 }
 
 /// FNV-1a over the key's bytes (the device computes the same): where probing starts.
@@ -161,7 +164,7 @@ pub fn decode_aggregate(
     for row in rows {
         let start = offsets[row as usize] as usize;
         // Every row here ends (an open last row is not passed in).
-        let _ = split_record(input, start, &mut spans);
+        let _ = split_record(input, start, &mut spans, columns.delimiter);
         if aggregate_row(input, &spans, columns, &mut out.table).is_none() {
             out.fallback.push((row, start as u64));
         }
@@ -235,7 +238,8 @@ impl Acc {
 /// As [`Query::columns`].
 pub fn columns(input: &[u8], header_start: usize, query: Query<'_>) -> Result<Columns, QueryError> {
     let mut spans = Vec::new();
-    let _ = split_record(input, header_start, &mut spans);
+    let delimiter = query.dialect.delimiter;
+    let _ = split_record(input, header_start, &mut spans, delimiter);
     let names: Vec<_> = spans
         .iter()
         .map(|&s| Field::new(input, s).cooked())
@@ -246,6 +250,7 @@ pub fn columns(input: &[u8], header_start: usize, query: Query<'_>) -> Result<Co
         key: key as u32,
         value: value as u32,
         width: spans.len() as u32,
+        delimiter,
     })
 }
 
@@ -272,7 +277,7 @@ pub fn finish(
     let mut spans = Vec::new();
     for &(row, start) in &decoded.fallback {
         let start = start as usize;
-        let _ = split_record(input, start, &mut spans);
+        let _ = split_record(input, start, &mut spans, columns.delimiter);
         if spans.len() != columns.width as usize {
             return Err(QueryError::FieldCount {
                 record: row,

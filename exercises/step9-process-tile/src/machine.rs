@@ -17,7 +17,7 @@
 //! every thread runs all five start states over its bytes at once, one table look-up
 //! per state and byte. `kernels/layout.cuh` holds the same tables for the device.
 
-use harness::dialect::{CR, DELIMITER, LF, QUOTE};
+use harness::dialect::{CR, LF, QUOTE};
 
 // ANCHOR: states
 /// At the first byte of a record: an LF (or CR LF) here is a blank line, no record.
@@ -67,15 +67,16 @@ pub const NEXT: [[u8; STATES]; 5] = [
 ];
 // ANCHOR_END: states
 
-/// The class of byte `i` of `input`; the byte after it is read only to tell a CR LF
-/// from a lone CR, and only when it lies inside `input`.
+/// The class of byte `i` of `input`, whose fields `delimiter` separates; the byte
+/// after it is read only to tell a CR LF from a lone CR, and only when it lies inside
+/// `input`.
 #[inline(always)]
-pub fn class(input: &[u8], i: usize) -> usize {
+pub fn class(input: &[u8], i: usize, delimiter: u8) -> usize {
     match input[i] {
         QUOTE => C_QUOTE,
-        DELIMITER => C_DELIMITER,
         LF => C_LF,
         CR if input.get(i + 1) == Some(&LF) => C_CR_LF,
+        b if b == delimiter => C_DELIMITER,
         _ => C_OTHER,
     }
 }
@@ -123,10 +124,10 @@ impl Packed {
     }
 
     /// The transition function of `input[from..to]` (lookahead past `to` for CR LF).
-    pub fn of(input: &[u8], from: usize, to: usize) -> Packed {
+    pub fn of(input: &[u8], from: usize, to: usize, delimiter: u8) -> Packed {
         let mut lanes = [START_RECORD, START_FIELD, UNQUOTED, QUOTED, QUOTE_IN_QUOTED];
         for i in from..to {
-            let next = &NEXT[class(input, i)];
+            let next = &NEXT[class(input, i, delimiter)];
             for lane in &mut lanes {
                 *lane = next[*lane as usize];
             }
@@ -195,16 +196,16 @@ mod tests {
         let input = b"a,\"b\"\"c\r\n\",d\r\n\n\"x";
         for cut1 in 0..input.len() {
             for cut2 in cut1..=input.len() {
-                let f = Packed::of(input, 0, cut1);
-                let g = Packed::of(input, cut1, cut2);
-                let h = Packed::of(input, cut2, input.len());
+                let f = Packed::of(input, 0, cut1, b',');
+                let g = Packed::of(input, cut1, cut2, b',');
+                let h = Packed::of(input, cut2, input.len(), b',');
                 assert_eq!(f.then(g).then(h), f.then(g.then(h)));
-                assert_eq!(f.then(g).then(h), Packed::of(input, 0, input.len()));
+                assert_eq!(f.then(g).then(h), Packed::of(input, 0, input.len(), b','));
             }
         }
-        assert_eq!(Packed::of(input, 3, 3), Packed::IDENTITY);
+        assert_eq!(Packed::of(input, 3, 3, b','), Packed::IDENTITY);
         assert_eq!(
-            Packed::of(input, 0, input.len()).apply(START_RECORD),
+            Packed::of(input, 0, input.len(), b',').apply(START_RECORD),
             QUOTED
         );
     }
@@ -216,16 +217,16 @@ mod tests {
         let input = b"a,\"b\"\"c\r\n\",d\r\n\n\"x\r";
         let mut f = Compact::IDENTITY;
         for i in 0..input.len() {
-            f = t.then[f as usize * 5 + class(input, i)];
-            assert_eq!(t.packed(f), Packed::of(input, 0, i + 1), "{i}");
+            f = t.then[f as usize * 5 + class(input, i, b',')];
+            assert_eq!(t.packed(f), Packed::of(input, 0, i + 1, b','), "{i}");
         }
     }
 
     #[test]
     fn a_crlf_leaves_the_state_and_a_lone_cr_is_data() {
-        assert_eq!(class(b"\r\n", 0), C_CR_LF);
-        assert_eq!(class(b"\r", 0), C_OTHER);
-        assert_eq!(class(b"\rx", 0), C_OTHER);
+        assert_eq!(class(b"\r\n", 0, b','), C_CR_LF);
+        assert_eq!(class(b"\r", 0, b','), C_OTHER);
+        assert_eq!(class(b"\rx", 0, b','), C_OTHER);
         assert!(!starts_row(START_RECORD, C_CR_LF));
         assert!(starts_row(START_RECORD, C_OTHER));
         assert!(!starts_row(START_FIELD, C_OTHER));

@@ -87,7 +87,7 @@ fn write_vectors(path: &Path) {
         f.write_all(&doc).unwrap();
         writeln!(f).unwrap();
         let origin = harness::dialect::bom_len(&doc);
-        let mut t = tiles::speculate_tiles(&doc, origin, HOST);
+        let mut t = tiles::speculate_tiles(&doc, origin, HOST, b',');
         writeln!(f, "SPEC {}", t.counts.len()).unwrap();
         for k in 0..t.counts.len() {
             write!(
@@ -108,11 +108,11 @@ fn write_vectors(path: &Path) {
         }
         writeln!(f).unwrap();
         tiles::repair_tiles(&doc, &mut t, &scan);
-        let index = tiles::index(&doc, HOST);
+        let index = tiles::index(&doc, HOST, b',');
         writeln!(f, "ROWS {} {}", index.offsets.len(), index.final_state).unwrap();
         let mut spans = Vec::new();
         for &start in &index.offsets {
-            if split_record(&doc, start as usize, &mut spans).is_err() {
+            if split_record(&doc, start as usize, &mut spans, b',').is_err() {
                 writeln!(f, "OPEN {start}").unwrap();
                 continue;
             }

@@ -42,7 +42,7 @@ fn check(input: &[u8], what: &str) {
         },
     ] {
         let mut got = Vec::new();
-        let parsed = step9::for_each_record(input, g, |fields| {
+        let parsed = step9::for_each_record(input, g, Default::default(), |fields| {
             got.push(
                 fields
                     .iter()
@@ -82,7 +82,7 @@ fn every_tile_starts_inside_quotes() {
         slice: 8,
         slices: 4,
     };
-    let tiles = speculate_tiles(&input, 0, g);
+    let tiles = speculate_tiles(&input, 0, g, b',');
     let scan = scan_tile_states(&tiles);
     let n = tiles.counts.len();
     assert!(n > 100);
@@ -91,7 +91,10 @@ fn every_tile_starts_inside_quotes() {
     // Each tile is processed at most twice: the repair list has each tile once.
     assert!(scan.repair.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(scan.final_state, START_RECORD);
-    assert_eq!(tiles::index(&input, g).offsets, [0, input.len() as u64 - 9]);
+    assert_eq!(
+        tiles::index(&input, g, b',').offsets,
+        [0, input.len() as u64 - 9]
+    );
 }
 
 #[test]

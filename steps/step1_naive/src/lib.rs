@@ -25,7 +25,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use harness::dialect::{BOM, DELIMITER, LF, QUOTE};
+use harness::dialect::{BOM, Dialect, LF, QUOTE};
 use harness::{Error, Fingerprint, ParseError, Record, Step};
 
 /// Step 1 on the harness's [`Step`] interface.
@@ -36,46 +36,52 @@ impl Step for Step1 {
     const NAME: &'static str = "step1";
     const IDEA: &'static str = "BufRead lines + owned copies";
 
-    fn records(input: &[u8]) -> Result<Vec<Record>, ParseError> {
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<Record>, ParseError> {
         let mut records = Vec::new();
-        for_each_record(input, |record| records.push(record)).map_err(parse_error_only)?;
+        for_each_record(input, dialect.delimiter, |record| records.push(record))
+            .map_err(parse_error_only)?;
         Ok(records)
     }
 
-    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
-        fingerprint(input).map_err(parse_error_only)
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+        fingerprint(input, dialect.delimiter).map_err(parse_error_only)
     }
 
-    fn pass(path: &Path) -> Result<Fingerprint, Error> {
+    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
         let file = File::open(path).map_err(|e| Error::io(path, e))?;
-        fingerprint(BufReader::new(file)).map_err(|e| match e {
+        fingerprint(BufReader::new(file), dialect.delimiter).map_err(|e| match e {
             Error::Io { source, .. } => Error::io(path, source),
             other => other,
         })
     }
 }
 
-/// The fingerprint (records, fields, cooked bytes) of everything `reader` yields.
+/// The fingerprint (records, fields, cooked bytes) of everything `reader` yields, its
+/// fields separated by `delimiter`.
 ///
 /// # Errors
 /// [`Error::Io`] when reading fails, [`Error::Parse`] on an unterminated quote.
-pub fn fingerprint(reader: impl BufRead) -> Result<Fingerprint, Error> {
+pub fn fingerprint(reader: impl BufRead, delimiter: u8) -> Result<Fingerprint, Error> {
     let mut fp = Fingerprint::default();
-    for_each_record(reader, |record| fp.add_record(record.iter().map(Vec::len)))?;
+    for_each_record(reader, delimiter, |record| {
+        fp.add_record(record.iter().map(Vec::len))
+    })?;
     Ok(fp)
 }
 
-/// Calls `on_record` with each record of `reader`, its fields split and copied.
+/// Calls `on_record` with each record of `reader`, its fields (separated by
+/// `delimiter`) split and copied.
 ///
 /// # Errors
 /// As [`fingerprint`]; the records before the error have been passed on.
 pub fn for_each_record(
     reader: impl BufRead,
+    delimiter: u8,
     mut on_record: impl FnMut(Record),
 ) -> Result<(), Error> {
-    let mut records = RecordReader::new(reader);
+    let mut records = RecordReader::new(reader, delimiter);
     while let Some(text) = records.next_record()? {
-        on_record(split_fields(without_terminator(&text)));
+        on_record(split_fields(without_terminator(&text), delimiter));
     }
     Ok(())
 }
@@ -96,12 +102,13 @@ enum State {
     QuoteInQuoted,
 }
 
-/// The state after `byte`, starting from `state`.
-fn next_state(state: State, byte: u8) -> State {
+/// The state after `byte`, starting from `state`, when fields are separated by
+/// `delimiter`.
+fn next_state(state: State, byte: u8, delimiter: u8) -> State {
     use State::*;
     match (state, byte) {
         (StartField, QUOTE) => Quoted,
-        (StartField | Unquoted | QuoteInQuoted, DELIMITER) => StartField,
+        (StartField | Unquoted | QuoteInQuoted, b) if b == delimiter => StartField,
         (StartField | Unquoted, _) => Unquoted,
         (Quoted, QUOTE) => QuoteInQuoted,
         (Quoted, _) => Quoted,
@@ -115,6 +122,8 @@ fn next_state(state: State, byte: u8) -> State {
 /// hold LFs, and skipping the BOM and blank lines.
 pub struct RecordReader<R> {
     reader: R,
+    /// Separates fields: a quote after it opens a quoted field.
+    delimiter: u8,
     /// Bytes of the input consumed so far (the BOM included).
     offset: u64,
     /// LFs consumed so far.
@@ -124,10 +133,11 @@ pub struct RecordReader<R> {
 }
 
 impl<R: BufRead> RecordReader<R> {
-    /// Starts at the first byte of `reader`.
-    pub fn new(reader: R) -> RecordReader<R> {
+    /// Starts at the first byte of `reader`, whose fields `delimiter` separates.
+    pub fn new(reader: R, delimiter: u8) -> RecordReader<R> {
         RecordReader {
             reader,
+            delimiter,
             offset: 0,
             lines: 0,
             records: 0,
@@ -167,7 +177,7 @@ impl<R: BufRead> RecordReader<R> {
                     if state == State::StartField && b == QUOTE {
                         opening_quote = i;
                     }
-                    state = next_state(state, b);
+                    state = next_state(state, b, self.delimiter);
                 }
                 if state != State::Quoted {
                     break;
@@ -216,12 +226,12 @@ fn without_terminator(text: &[u8]) -> &[u8] {
 // ANCHOR: split_fields
 /// Splits one record (without its terminator) into fields, each copied into a new
 /// `Vec<u8>` with its quotes removed and its `""` pairs turned into `"`.
-pub fn split_fields(record: &[u8]) -> Record {
+pub fn split_fields(record: &[u8], delimiter: u8) -> Record {
     let mut fields = Vec::new();
     let mut field = Vec::new();
     let mut state = State::StartField;
     for &b in record {
-        let next = next_state(state, b);
+        let next = next_state(state, b, delimiter);
         let is_data = match (state, next) {
             (_, State::StartField) => false,                // a delimiter
             (State::StartField, State::Quoted) => false,    // the opening quote
@@ -252,7 +262,7 @@ mod tests {
     use super::*;
 
     fn fields(s: &str) -> Vec<String> {
-        split_fields(s.as_bytes())
+        split_fields(s.as_bytes(), b',')
             .into_iter()
             .map(|f| String::from_utf8(f).unwrap())
             .collect()

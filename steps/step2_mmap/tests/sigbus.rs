@@ -4,4 +4,4 @@
 //! the test survives the crash (it runs itself as a child).
 #![cfg(any(target_os = "linux", target_os = "macos"))]
 
-harness::sigbus_test!(step2::map, step2::fingerprint);
+harness::sigbus_test!(step2::map, step2::Step2);

@@ -21,7 +21,7 @@ const MB: usize = 1 << 20;
 /// end to the next. Returns the number of field ends found.
 fn field_ends<S: Scanner>(input: &[u8]) -> usize {
     let (mut ends, mut i) = (0, 0);
-    while let Some(j) = S::find_field_end(&input[i..]) {
+    while let Some(j) = S::find_field_end(&input[i..], harness::dialect::DELIMITER) {
         ends += 1;
         i += j + 1;
     }
@@ -49,7 +49,15 @@ fn parse<S: Scanner>(
     expected: Fingerprint,
 ) {
     group.bench_function(S::NAME, |b| {
-        b.iter(|| assert_eq!(step4::fingerprint_with::<S>(black_box(input)), Ok(expected)));
+        b.iter(|| {
+            assert_eq!(
+                step4::fingerprint_with::<S>(
+                    black_box(input),
+                    harness::dialect::Dialect::default()
+                ),
+                Ok(expected)
+            )
+        });
     });
 }
 

@@ -21,7 +21,7 @@ fn bench(c: &mut Criterion) {
         .collect();
     let checksum = |tier: Tier| {
         blocks.iter().fold(0u64, |acc, b| {
-            let m = blocks::masks(tier, black_box(b)).unwrap();
+            let m = blocks::masks(tier, black_box(b), b',').unwrap();
             let inside = blocks::prefix_xor(tier, m.quote).unwrap();
             acc ^ (m.delimiter | m.lf) & !inside ^ m.cr.rotate_left(7)
         })
@@ -41,12 +41,17 @@ fn bench(c: &mut Criterion) {
     }
     g.finish();
 
-    let expected_fp = fingerprint_in(Tier::Scalar, &csv).unwrap();
+    let expected_fp = fingerprint_in(Tier::Scalar, &csv, Default::default()).unwrap();
     let mut g = c.benchmark_group("parse (fingerprint)");
     g.throughput(Throughput::Bytes(csv.len() as u64));
     for tier in Tier::supported() {
         g.bench_function(tier.name(), |b| {
-            b.iter(|| assert_eq!(fingerprint_in(tier, black_box(&csv)).unwrap(), expected_fp))
+            b.iter(|| {
+                assert_eq!(
+                    fingerprint_in(tier, black_box(&csv), Default::default()).unwrap(),
+                    expected_fp
+                )
+            })
         });
     }
     g.finish();

@@ -16,7 +16,7 @@
 
 use std::sync::OnceLock;
 
-use harness::dialect::{CR, DELIMITER, LF, QUOTE};
+use harness::dialect::{CR, LF, QUOTE};
 
 /// Bytes per block: one bit per byte in a `u64`.
 pub const BLOCK: usize = 64;
@@ -144,23 +144,23 @@ impl Tier {
     }
 }
 
-/// The bitmaps of `block` made by `tier`; `None` when the CPU lacks the tier, or for
-/// [`Tier::Scalar`], which makes none.
-pub fn masks(tier: Tier, block: &[u8; BLOCK]) -> Option<Masks> {
+/// The bitmaps of `block` made by `tier`, the delimiter's for `delimiter`; `None`
+/// when the CPU lacks the tier, or for [`Tier::Scalar`], which makes none.
+pub fn masks(tier: Tier, block: &[u8; BLOCK], delimiter: u8) -> Option<Masks> {
     if !tier.is_supported() {
         return None;
     }
     match tier {
         Tier::Scalar => None,
-        Tier::Portable => Some(Portable::masks(block)),
+        Tier::Portable => Some(Portable::masks(block, delimiter)),
         // SAFETY: `is_supported` checked above that the CPU has the tier's features.
         #[cfg(target_arch = "x86_64")]
-        Tier::Sse2 => Some(unsafe { Sse2::masks(block) }),
+        Tier::Sse2 => Some(unsafe { Sse2::masks(block, delimiter) }),
         // SAFETY: as above.
         #[cfg(target_arch = "x86_64")]
-        Tier::Avx2 => Some(unsafe { Avx2::masks(block) }),
+        Tier::Avx2 => Some(unsafe { Avx2::masks(block, delimiter) }),
         #[cfg(target_arch = "aarch64")]
-        Tier::Neon => Some(Neon::masks(block)),
+        Tier::Neon => Some(Neon::masks(block, delimiter)),
         #[allow(unreachable_patterns)]
         _ => None,
     }
@@ -182,11 +182,11 @@ pub fn prefix_xor(tier: Tier, bits: u64) -> Option<u64> {
 pub trait Kernel {
     /// The tier this is.
     const TIER: Tier;
-    /// The bitmaps of `block`.
+    /// The bitmaps of `block`, the delimiter's for `delimiter`.
     ///
     /// # Safety
     /// The CPU has the features of [`Kernel::TIER`] (see [`Tier::is_supported`]).
-    unsafe fn masks(block: &[u8; BLOCK]) -> Masks;
+    unsafe fn masks(block: &[u8; BLOCK], delimiter: u8) -> Masks;
     /// The prefix XOR of `bits`: bit `i` of the result is the XOR of bits `0..=i`.
     ///
     /// # Safety
@@ -241,8 +241,8 @@ impl Kernel for Portable {
     const TIER: Tier = Tier::Portable;
 
     #[inline(always)]
-    unsafe fn masks(block: &[u8; BLOCK]) -> Masks {
-        Portable::masks(block)
+    unsafe fn masks(block: &[u8; BLOCK], delimiter: u8) -> Masks {
+        Portable::masks(block, delimiter)
     }
 
     #[inline(always)]
@@ -254,13 +254,13 @@ impl Kernel for Portable {
 impl Portable {
     /// [`Kernel::masks`], safe: this tier needs no CPU feature.
     #[inline(always)]
-    pub fn masks(block: &[u8; BLOCK]) -> Masks {
+    pub fn masks(block: &[u8; BLOCK], delimiter: u8) -> Masks {
         let mut m = Masks::default();
         for (k, word) in block.chunks_exact(8).enumerate() {
             let word = u64::from_le_bytes(word.try_into().expect("8 bytes"));
             let at = 8 * k;
             m.quote |= eq_bits(word, QUOTE) << at;
-            m.delimiter |= eq_bits(word, DELIMITER) << at;
+            m.delimiter |= eq_bits(word, delimiter) << at;
             m.lf |= eq_bits(word, LF) << at;
             m.cr |= eq_bits(word, CR) << at;
         }
@@ -277,7 +277,7 @@ mod x86 {
     use std::arch::x86_64::*;
 
     use super::{BLOCK, Kernel, Masks, Tier};
-    use harness::dialect::{CR, DELIMITER, LF, QUOTE};
+    use harness::dialect::{CR, LF, QUOTE};
 
     /// SSE2 compares and PCLMULQDQ.
     pub struct Sse2;
@@ -293,7 +293,7 @@ mod x86 {
     }
 
     #[target_feature(enable = "sse2")]
-    fn masks_sse2(block: &[u8; BLOCK]) -> Masks {
+    fn masks_sse2(block: &[u8; BLOCK], delimiter: u8) -> Masks {
         let at = |offset: usize| {
             // SAFETY: offset + 16 <= 64: the 16 bytes lie inside `block`; `loadu`
             // takes any alignment.
@@ -308,7 +308,7 @@ mod x86 {
         };
         Masks {
             quote: class(QUOTE),
-            delimiter: class(DELIMITER),
+            delimiter: class(delimiter),
             lf: class(LF),
             cr: class(CR),
         }
@@ -324,7 +324,7 @@ mod x86 {
     }
 
     #[target_feature(enable = "avx2")]
-    fn masks_avx2(block: &[u8; BLOCK]) -> Masks {
+    fn masks_avx2(block: &[u8; BLOCK], delimiter: u8) -> Masks {
         let ptr = block.as_ptr();
         // SAFETY: bytes 0..32 and 32..64 lie inside `block`; `loadu` takes any alignment.
         let (lo, hi) = unsafe {
@@ -336,7 +336,7 @@ mod x86 {
         let class = |byte: u8| eq32(lo, byte) | eq32(hi, byte) << 32;
         Masks {
             quote: class(QUOTE),
-            delimiter: class(DELIMITER),
+            delimiter: class(delimiter),
             lf: class(LF),
             cr: class(CR),
         }
@@ -359,9 +359,9 @@ mod x86 {
         const TIER: Tier = Tier::Sse2;
 
         #[inline(always)]
-        unsafe fn masks(block: &[u8; BLOCK]) -> Masks {
+        unsafe fn masks(block: &[u8; BLOCK], delimiter: u8) -> Masks {
             // SAFETY: the caller promises SSE2 (every x86-64 CPU has it).
-            unsafe { masks_sse2(block) }
+            unsafe { masks_sse2(block, delimiter) }
         }
 
         #[inline(always)]
@@ -375,9 +375,9 @@ mod x86 {
         const TIER: Tier = Tier::Avx2;
 
         #[inline(always)]
-        unsafe fn masks(block: &[u8; BLOCK]) -> Masks {
+        unsafe fn masks(block: &[u8; BLOCK], delimiter: u8) -> Masks {
             // SAFETY: the caller promises AVX2.
-            unsafe { masks_avx2(block) }
+            unsafe { masks_avx2(block, delimiter) }
         }
 
         #[inline(always)]
@@ -399,7 +399,7 @@ mod arm {
     use std::arch::aarch64::*;
 
     use super::{BLOCK, Kernel, Masks, Tier, prefix_xor_shifts};
-    use harness::dialect::{CR, DELIMITER, LF, QUOTE};
+    use harness::dialect::{CR, LF, QUOTE};
 
     /// NEON compares; prefix XOR by shifts (PMULL would need the `aes` feature).
     pub struct Neon;
@@ -419,12 +419,12 @@ mod arm {
 
     impl Neon {
         /// [`Kernel::masks`], safe: NEON is part of every aarch64 CPU.
-        pub fn masks(block: &[u8; BLOCK]) -> Masks {
+        pub fn masks(block: &[u8; BLOCK], delimiter: u8) -> Masks {
             // SAFETY: each 16-byte load lies inside the 64-byte `block`.
             let v = [0, 16, 32, 48].map(|o| unsafe { vld1q_u8(block.as_ptr().add(o)) });
             Masks {
                 quote: eq64(&v, QUOTE),
-                delimiter: eq64(&v, DELIMITER),
+                delimiter: eq64(&v, delimiter),
                 lf: eq64(&v, LF),
                 cr: eq64(&v, CR),
             }
@@ -435,8 +435,8 @@ mod arm {
         const TIER: Tier = Tier::Neon;
 
         #[inline(always)]
-        unsafe fn masks(block: &[u8; BLOCK]) -> Masks {
-            Neon::masks(block)
+        unsafe fn masks(block: &[u8; BLOCK], delimiter: u8) -> Masks {
+            Neon::masks(block, delimiter)
         }
 
         #[inline(always)]
@@ -451,7 +451,7 @@ mod tests {
     use super::*;
 
     /// The oracle: one byte at a time.
-    fn naive(block: &[u8; BLOCK]) -> Masks {
+    fn naive(block: &[u8; BLOCK], delimiter: u8) -> Masks {
         let bits = |c: u8| {
             (0..BLOCK)
                 .filter(|&i| block[i] == c)
@@ -459,7 +459,7 @@ mod tests {
         };
         Masks {
             quote: bits(QUOTE),
-            delimiter: bits(DELIMITER),
+            delimiter: bits(delimiter),
             lf: bits(LF),
             cr: bits(CR),
         }
@@ -487,22 +487,24 @@ mod tests {
     fn every_tier_gives_the_oracles_bits_for_every_byte_at_every_position() {
         let tiers = Tier::supported();
         eprintln!("tiers on this CPU: {tiers:?}");
-        for byte in 0..=255u8 {
-            for at in 0..BLOCK {
-                let mut block = [b'x'; BLOCK];
-                block[at] = byte;
-                let quote = (at * 7 + 3) % BLOCK;
-                block[quote] = b'"';
-                for &tier in &tiers {
-                    if let Some(m) = masks(tier, &block) {
-                        let expected = naive(&block);
-                        assert!(
-                            m == expected,
-                            "{tier:?}: byte {byte:#04x} at {at} (and a quote at {quote}); \
-                             one column a byte, byte 0 first:\n got\n{}\n expected (a byte loop)\n{}",
-                            show(&m),
-                            show(&expected)
-                        );
+        for delimiter in harness::dialect::GATE_DELIMITERS {
+            for byte in 0..=255u8 {
+                for at in 0..BLOCK {
+                    let mut block = [b'x'; BLOCK];
+                    block[at] = byte;
+                    let quote = (at * 7 + 3) % BLOCK;
+                    block[quote] = b'"';
+                    for &tier in &tiers {
+                        if let Some(m) = masks(tier, &block, delimiter) {
+                            let expected = naive(&block, delimiter);
+                            assert!(
+                                m == expected,
+                                "{tier:?}, delimiter {delimiter:?}: byte {byte:#04x} at {at} (and a quote at {quote}); \
+                                 one column a byte, byte 0 first:\n got\n{}\n expected (a byte loop)\n{}",
+                                show(&m),
+                                show(&expected)
+                            );
+                        }
                     }
                 }
             }

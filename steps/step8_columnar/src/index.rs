@@ -127,6 +127,7 @@ const BATCH: usize = 64;
 #[inline(always)]
 unsafe fn stage1<K: Kernel>(
     input: &[u8],
+    delimiter: u8,
     mut pos: usize,
     mut carry: Carry,
     out: &mut [Structure; BATCH],
@@ -134,7 +135,7 @@ unsafe fn stage1<K: Kernel>(
     let mut filled = 0;
     while filled < BATCH && pos < input.len() {
         // SAFETY: the caller's promise, passed on.
-        let (m, valid) = unsafe { load::<K>(input, pos) };
+        let (m, valid) = unsafe { load::<K>(input, pos, delimiter) };
         let next_is_lf = input.get(pos + BLOCK) == Some(&LF);
         // SAFETY: as above.
         (out[filled], carry) = unsafe { structure::<K>(m, valid, carry, next_is_lf) };
@@ -149,22 +150,23 @@ unsafe fn stage1<K: Kernel>(
 fn stage1_in(
     tier: Tier,
     input: &[u8],
+    delimiter: u8,
     pos: usize,
     carry: Carry,
     out: &mut [Structure; BATCH],
 ) -> (usize, Carry) {
     match tier {
         // SAFETY: the portable tier needs no CPU feature.
-        Tier::Portable => unsafe { stage1::<Portable>(input, pos, carry, out) },
+        Tier::Portable => unsafe { stage1::<Portable>(input, delimiter, pos, carry, out) },
         // SAFETY: the parser checked `tier.is_supported()`: SSE2 and PCLMULQDQ.
         #[cfg(target_arch = "x86_64")]
-        Tier::Sse2 => unsafe { stage1_sse2(input, pos, carry, out) },
+        Tier::Sse2 => unsafe { stage1_sse2(input, delimiter, pos, carry, out) },
         // SAFETY: as above: AVX2 and PCLMULQDQ.
         #[cfg(target_arch = "x86_64")]
-        Tier::Avx2 => unsafe { stage1_avx2(input, pos, carry, out) },
+        Tier::Avx2 => unsafe { stage1_avx2(input, delimiter, pos, carry, out) },
         // SAFETY: NEON is part of every aarch64 CPU.
         #[cfg(target_arch = "aarch64")]
-        Tier::Neon => unsafe { stage1::<Neon>(input, pos, carry, out) },
+        Tier::Neon => unsafe { stage1::<Neon>(input, delimiter, pos, carry, out) },
         _ => unreachable!("the walk runs only a supported tier with bitmaps"),
     }
 }
@@ -174,12 +176,13 @@ fn stage1_in(
 #[target_feature(enable = "sse2,pclmulqdq")]
 fn stage1_sse2(
     input: &[u8],
+    delimiter: u8,
     pos: usize,
     carry: Carry,
     out: &mut [Structure; BATCH],
 ) -> (usize, Carry) {
     // SAFETY: this function has the tier's features, so its callers checked them.
-    unsafe { stage1::<Sse2>(input, pos, carry, out) }
+    unsafe { stage1::<Sse2>(input, delimiter, pos, carry, out) }
 }
 
 /// Stage 1 compiled for AVX2 and PCLMULQDQ.
@@ -187,12 +190,13 @@ fn stage1_sse2(
 #[target_feature(enable = "avx2,pclmulqdq")]
 fn stage1_avx2(
     input: &[u8],
+    delimiter: u8,
     pos: usize,
     carry: Carry,
     out: &mut [Structure; BATCH],
 ) -> (usize, Carry) {
     // SAFETY: as in `stage1_sse2`.
-    unsafe { stage1::<Avx2>(input, pos, carry, out) }
+    unsafe { stage1::<Avx2>(input, delimiter, pos, carry, out) }
 }
 // ANCHOR_END: carry
 
@@ -227,7 +231,8 @@ impl Parser {
         let mut carry = Carry::START;
         let mut batch = [Structure::default(); BATCH];
         'batches: while pos < input.len() {
-            let (filled, carry_after) = stage1_in(tier, input, pos, carry, &mut batch);
+            let (filled, carry_after) =
+                stage1_in(tier, input, self.delimiter, pos, carry, &mut batch);
             for s in &batch[..filled] {
                 if s.misplaced != 0 {
                     // The state at `start`, a field's first byte, is known: parse from
@@ -317,16 +322,16 @@ impl Parser {
 /// # Safety
 /// The CPU has the features of `K`'s tier.
 #[inline(always)]
-unsafe fn load<K: Kernel>(input: &[u8], pos: usize) -> (Masks, u64) {
+unsafe fn load<K: Kernel>(input: &[u8], pos: usize, delimiter: u8) -> (Masks, u64) {
     if let Some(block) = input.get(pos..pos + BLOCK) {
         let block: &[u8; BLOCK] = block.try_into().expect("64 bytes");
         // SAFETY: the caller's promise.
-        return (unsafe { K::masks(block) }, u64::MAX);
+        return (unsafe { K::masks(block, delimiter) }, u64::MAX);
     }
     let n = input.len() - pos;
     let mut tail = [0u8; BLOCK];
     tail[..n].copy_from_slice(&input[pos..]);
     // SAFETY: as above.
-    (unsafe { K::masks(&tail) }, (1u64 << n) - 1)
+    (unsafe { K::masks(&tail, delimiter) }, (1u64 << n) - 1)
 }
 // ANCHOR_END: load

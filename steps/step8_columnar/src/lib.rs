@@ -33,6 +33,7 @@ use std::fs::File;
 use std::marker::PhantomData;
 use std::path::Path;
 
+use harness::dialect::Dialect;
 use harness::{Error, Fingerprint, ParseError, Record as OwnedRecord, Step};
 use memmap2::Mmap;
 
@@ -81,9 +82,10 @@ impl<const SIZE: usize, const THREADS: usize> Step for Chunked<SIZE, THREADS> {
     const NAME: &'static str = "step8";
     const IDEA: &'static str = "load once: a splayed columnar table, interned strings";
 
-    fn records(input: &[u8]) -> Result<Vec<OwnedRecord>, ParseError> {
-        let plan = chunks::plan(input, SIZE, THREADS);
-        let parts = chunks::map_chunks(THREADS, plan.parts.len(), Parser::default, |p, k| {
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<OwnedRecord>, ParseError> {
+        let plan = chunks::plan(input, SIZE, THREADS, dialect.delimiter);
+        let new = || Parser::new(dialect.delimiter);
+        let parts = chunks::map_chunks(THREADS, plan.parts.len(), new, |p, k| {
             let part = plan.parts[k];
             let mut records = Vec::new();
             let parsed = p.records_between(Tier::chosen(), input, part.from, part.stop, |r| {
@@ -100,15 +102,21 @@ impl<const SIZE: usize, const THREADS: usize> Step for Chunked<SIZE, THREADS> {
         Ok(all)
     }
 
-    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
-        fingerprint_chunked(Tier::chosen(), input, SIZE, THREADS)
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+        fingerprint_chunked(Tier::chosen(), input, SIZE, THREADS, dialect)
     }
 
-    fn pass(path: &Path) -> Result<Fingerprint, Error> {
+    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
         let input = map(path)?;
         let threads = chunks::available_threads();
         let size = chunks::default_size(input.len(), threads);
-        Ok(fingerprint_chunked(Tier::chosen(), &input, size, threads)?)
+        Ok(fingerprint_chunked(
+            Tier::chosen(),
+            &input,
+            size,
+            threads,
+            dialect,
+        )?)
     }
 }
 
@@ -121,9 +129,11 @@ pub fn fingerprint_chunked(
     input: &[u8],
     size: usize,
     threads: usize,
+    dialect: Dialect,
 ) -> Result<Fingerprint, ParseError> {
-    let plan = chunks::plan(input, size, threads);
-    let parts = chunks::map_chunks(threads, plan.parts.len(), Parser::default, |p, k| {
+    let plan = chunks::plan(input, size, threads, dialect.delimiter);
+    let new = || Parser::new(dialect.delimiter);
+    let parts = chunks::map_chunks(threads, plan.parts.len(), new, |p, k| {
         let part = plan.parts[k];
         let mut fp = Fingerprint::default();
         let parsed = p.records_between(tier, input, part.from, part.stop, |r| {
@@ -157,21 +167,21 @@ impl<C: ChooseTier> Step for With<C> {
     const NAME: &'static str = "step8";
     const IDEA: &'static str = "step 6's parser, one chunk";
 
-    fn records(input: &[u8]) -> Result<Vec<OwnedRecord>, ParseError> {
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<OwnedRecord>, ParseError> {
         let mut records = Vec::new();
-        Parser::default().for_each_record_in(C::tier(), input, |record| {
+        Parser::new(dialect.delimiter).for_each_record_in(C::tier(), input, |record| {
             records.push(record.fields().map(|f| f.cooked().into_owned()).collect());
         })?;
         Ok(records)
     }
 
-    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
-        fingerprint_in(C::tier(), input)
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+        fingerprint_in(C::tier(), input, dialect)
     }
 
-    fn pass(path: &Path) -> Result<Fingerprint, Error> {
+    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
         let input = map(path)?;
-        Ok(fingerprint_in(C::tier(), &input)?)
+        Ok(fingerprint_in(C::tier(), &input, dialect)?)
     }
 }
 
@@ -227,17 +237,21 @@ pub fn map(path: &Path) -> Result<Mmap, Error> {
 ///
 /// # Errors
 /// [`ParseError`] on an unterminated quote.
-pub fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
-    fingerprint_in(Tier::chosen(), input)
+pub fn fingerprint(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+    fingerprint_in(Tier::chosen(), input, dialect)
 }
 
 /// [`fingerprint`] with `tier`.
 ///
 /// # Errors
 /// As [`fingerprint`].
-pub fn fingerprint_in(tier: Tier, input: &[u8]) -> Result<Fingerprint, ParseError> {
+pub fn fingerprint_in(
+    tier: Tier,
+    input: &[u8],
+    dialect: Dialect,
+) -> Result<Fingerprint, ParseError> {
     let mut fp = Fingerprint::default();
-    Parser::default().for_each_record_in(tier, input, |record| {
+    Parser::new(dialect.delimiter).for_each_record_in(tier, input, |record| {
         fp.add_record(record.fields().map(|f| f.cooked_len()));
     })?;
     Ok(fp)

@@ -20,6 +20,7 @@
 use std::path::{Path, PathBuf};
 
 use harness::ParseError;
+use harness::dialect::Dialect;
 use harness::dialect::QUOTE;
 use harness::query::{QueryError, find_column, key_text, line_at};
 use hashbrown::DefaultHashBuilder;
@@ -48,6 +49,8 @@ pub struct LoadOptions {
     pub nulls: Vec<String>,
     /// `--no-header`: the first record is data, and the columns are named `1`, `2`, ….
     pub no_header: bool,
+    /// The delimiter (`--delimiter`).
+    pub dialect: Dialect,
 }
 
 /// Parses a `--schema` value: `NAME=TYPE[,NAME=TYPE…]`, types as
@@ -120,10 +123,11 @@ pub fn load_timed(
         return Err(TableError::Exists(dir.to_path_buf()));
     }
     let split = options.split.unwrap_or_else(Split::all_cores);
-    let (names, header_end) = read_header(input, options.no_header)?;
+    let delimiter = options.dialect.delimiter;
+    let (names, header_end) = read_header(input, options.no_header, delimiter)?;
     let headers = u64::from(!options.no_header); // records before the first data record
     let requested = resolve_schema(&names, &options.schema)?;
-    let plan = split.plan(input);
+    let plan = split.plan(input, delimiter);
     lap(&mut phases.plan);
     let pass = Pass {
         input,
@@ -131,6 +135,7 @@ pub fn load_timed(
         header_end,
         headers,
         nulls: &options.nulls,
+        delimiter,
     };
     let (rows, seen) = infer_pass(&pass, names.len(), split.threads)?;
     let types: Vec<ColumnType> = (0..names.len())
@@ -145,7 +150,7 @@ pub fn load_timed(
         |(), k| {
             let mut columns = ChunkColumns::new(&types, &options.nulls, rows[k] as usize);
             // Pass 1 reported any parse error: the same bytes parse the same way again.
-            let _ = parse_part(input, &plan, k, header_end, |r| columns.push(&r, &hasher));
+            let _ = parse_part(&pass, k, |r| columns.push(&r, &hasher));
             columns
         },
     )
@@ -188,12 +193,16 @@ pub fn load_timed(
 
 /// The header's fields and where the first data record starts; with `no_header`,
 /// the names `1`, `2`, … and where the first record starts (it is data).
-fn read_header(input: &[u8], no_header: bool) -> Result<(Vec<Vec<u8>>, usize), TableError> {
+fn read_header(
+    input: &[u8],
+    no_header: bool,
+    delimiter: u8,
+) -> Result<(Vec<Vec<u8>>, usize), TableError> {
     let mut from = harness::dialect::bom_len(input);
     while from < input.len() {
         let mut names = None;
         let stopped =
-            Parser::default().records_between(Tier::chosen(), input, from, from + 1, |r| {
+            Parser::new(delimiter).records_between(Tier::chosen(), input, from, from + 1, |r| {
                 names = Some(
                     r.fields()
                         .map(|f| f.cooked().into_owned())
@@ -221,6 +230,7 @@ struct Pass<'p> {
     header_end: usize,
     headers: u64,
     nulls: &'p [String],
+    delimiter: u8,
 }
 
 /// The type `--schema` gives each column, if any; a column is named as the query
@@ -239,19 +249,17 @@ fn resolve_schema(
 
 /// Parses part `k` of `plan` (its records after the header), calling `on_record`.
 fn parse_part<'a>(
-    input: &'a [u8],
-    plan: &Plan,
+    pass: &Pass<'a>,
     k: usize,
-    header_end: usize,
     on_record: impl FnMut(crate::Record<'_, 'a>),
 ) -> (u64, Result<usize, ParseError>) {
-    let part = plan.parts[k];
-    let from = part.from.max(header_end);
+    let part = pass.plan.parts[k];
+    let from = part.from.max(pass.header_end);
     if from >= part.stop {
         return (0, Ok(from)); // the header's own chunk
     }
-    let mut parser = Parser::default();
-    let parsed = parser.records_between(Tier::chosen(), input, from, part.stop, on_record);
+    let mut parser = Parser::new(pass.delimiter);
+    let parsed = parser.records_between(Tier::chosen(), pass.input, from, part.stop, on_record);
     (parser.produced(), parsed)
 }
 
@@ -265,9 +273,9 @@ fn infer_pass(
     let Pass {
         input,
         plan,
-        header_end,
         headers,
         nulls,
+        ..
     } = *pass;
     let parts = map_chunks(
         threads,
@@ -276,7 +284,7 @@ fn infer_pass(
         |scratch: &mut Vec<u8>, k| {
             let mut seen = vec![Seen::default(); width];
             let (mut records, mut failure) = (0u64, None);
-            let (produced, parsed) = parse_part(input, plan, k, header_end, |r| {
+            let (produced, parsed) = parse_part(pass, k, |r| {
                 if failure.is_none() && r.len() != width {
                     failure = Some((records, r.spans()[0].start, r.len()));
                 }

@@ -33,6 +33,7 @@
 use std::fs::File;
 use std::path::Path;
 
+use harness::dialect::Dialect;
 use harness::{Error, Fingerprint, ParseError, Record as OwnedRecord, Step};
 use memmap2::Mmap;
 
@@ -71,31 +72,35 @@ impl<const SLICE: usize, const SLICES: usize> Step for Tiled<SLICE, SLICES> {
     const NAME: &'static str = "step9";
     const IDEA: &'static str = "the GPU pipeline: speculative tiles, repair, bitmaps to offsets";
 
-    fn records(input: &[u8]) -> Result<Vec<OwnedRecord>, ParseError> {
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<OwnedRecord>, ParseError> {
         let mut records = Vec::new();
-        for_each_record(input, Self::GEOMETRY, |fields| {
+        for_each_record(input, Self::GEOMETRY, dialect, |fields| {
             records.push(fields.iter().map(|f| f.cooked().into_owned()).collect());
         })?;
         Ok(records)
     }
 
-    fn fingerprint(input: &[u8]) -> Result<Fingerprint, ParseError> {
-        fingerprint_in(input, Self::GEOMETRY)
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+        fingerprint_in(input, Self::GEOMETRY, dialect)
     }
 
-    fn pass(path: &Path) -> Result<Fingerprint, Error> {
+    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
         let input = map(path)?;
-        Ok(fingerprint_in(&input, tiles::GPU)?)
+        Ok(fingerprint_in(&input, tiles::GPU, dialect)?)
     }
 }
 
-/// The fingerprint of `input` through the row index with `geometry`.
+/// The fingerprint of `input` in `dialect` through the row index with `geometry`.
 ///
 /// # Errors
 /// [`ParseError`] on an unterminated quote.
-pub fn fingerprint_in(input: &[u8], geometry: Geometry) -> Result<Fingerprint, ParseError> {
+pub fn fingerprint_in(
+    input: &[u8],
+    geometry: Geometry,
+    dialect: Dialect,
+) -> Result<Fingerprint, ParseError> {
     let mut fp = Fingerprint::default();
-    for_each_record(input, geometry, |fields| {
+    for_each_record(input, geometry, dialect, |fields| {
         fp.add_record(fields.iter().map(Field::cooked_len));
     })?;
     Ok(fp)
@@ -109,19 +114,21 @@ pub fn fingerprint_in(input: &[u8], geometry: Geometry) -> Result<Fingerprint, P
 pub fn for_each_record<'a>(
     input: &'a [u8],
     geometry: Geometry,
+    dialect: Dialect,
     mut on_record: impl FnMut(&[Field<'a>]),
 ) -> Result<(), ParseError> {
-    let index = tiles::index(input, geometry);
+    let d = dialect.delimiter;
+    let index = tiles::index(input, geometry, d);
     let (mut spans, mut fields) = (Vec::new(), Vec::new());
     for &start in &index.offsets {
-        if split_record(input, start as usize, &mut spans).is_err() {
+        if split_record(input, start as usize, &mut spans, d).is_err() {
             break; // the open last row: reported below
         }
         fields.clear();
         fields.extend(spans.iter().map(|&s| Field::new(input, s)));
         on_record(&fields);
     }
-    match query::open_quote(input, query::Summary::of(&index)) {
+    match query::open_quote(input, query::Summary::of(&index), d) {
         Some(e) => Err(e),
         None => Ok(()),
     }

@@ -70,7 +70,7 @@ pub fn plan(input: &[u8], index: Summary, query: Query<'_>) -> Result<Plan, Quer
     let rows = index.rows;
     let end = rows - u64::from(index.final_state == QUOTED && rows > 0);
     if end == 0 {
-        return match open_quote(input, index) {
+        return match open_quote(input, index, query.dialect.delimiter) {
             Some(e) => Err(QueryError::Parse(e)),
             None => Err(QueryError::NoHeader),
         };
@@ -86,12 +86,12 @@ pub fn plan(input: &[u8], index: Summary, query: Query<'_>) -> Result<Plan, Quer
 
 /// The unterminated quote, when the final state says there is one: its record is the
 /// last row, and its byte the open field's quote.
-pub fn open_quote(input: &[u8], index: Summary) -> Option<ParseError> {
+pub fn open_quote(input: &[u8], index: Summary, delimiter: u8) -> Option<ParseError> {
     if index.final_state != QUOTED {
         return None;
     }
     let record = index.rows.checked_sub(1)?;
-    let byte = split_record(input, index.last as usize, &mut Vec::new()).err()?;
+    let byte = split_record(input, index.last as usize, &mut Vec::new(), delimiter).err()?;
     Some(ParseError::unterminated_quote(input, record, byte))
 }
 
@@ -102,7 +102,7 @@ pub fn open_quote(input: &[u8], index: Summary) -> Option<ParseError> {
 /// The first error in record order, as step 7 reports it: the header's, a row's, or
 /// the unterminated quote at the end.
 pub fn run(input: &[u8], query: Query<'_>, geometry: Geometry) -> Result<Groups, QueryError> {
-    let index = crate::tiles::index(input, geometry);
+    let index = crate::tiles::index(input, geometry, query.dialect.delimiter);
     let summary = Summary::of(&index);
     let plan = plan(input, summary, query)?;
     let mut decoded = if query.aggs.min_or_max() {
@@ -112,7 +112,7 @@ pub fn run(input: &[u8], query: Query<'_>, geometry: Geometry) -> Result<Groups,
     };
     plan.keep_first_row(&mut decoded);
     let groups = groupby::finish(input, &mut decoded, plan.columns, query)?;
-    match open_quote(input, summary) {
+    match open_quote(input, summary, query.dialect.delimiter) {
         Some(e) => Err(QueryError::Parse(e)),
         None => Ok(groups),
     }

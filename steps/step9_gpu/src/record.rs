@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use harness::dialect::{CR, DELIMITER, LF, QUOTE};
+use harness::dialect::{CR, LF, QUOTE};
 
 use crate::machine::{NEXT, QUOTE_IN_QUOTED, QUOTED, START_RECORD, class};
 
@@ -115,13 +115,18 @@ impl Span {
 /// # Errors
 /// `Err(byte)`: the offset of the opening quote of a field still open at the input's
 /// end (the caller knows the record).
-pub fn split_record(input: &[u8], start: usize, spans: &mut Vec<Span>) -> Result<usize, usize> {
+pub fn split_record(
+    input: &[u8],
+    start: usize,
+    spans: &mut Vec<Span>,
+    delimiter: u8,
+) -> Result<usize, usize> {
     spans.clear();
     let (mut state, mut field, mut escaped) = (START_RECORD, start, false);
     let mut i = start;
     while i < input.len() {
         let b = input[i];
-        let next = NEXT[class(input, i)][state as usize];
+        let next = NEXT[class(input, i, delimiter)][state as usize];
         match (state, b) {
             (QUOTE_IN_QUOTED, QUOTE) => escaped = true, // `""`: one literal quote
             (QUOTED, _) | (_, QUOTE) => {}
@@ -135,7 +140,7 @@ pub fn split_record(input: &[u8], start: usize, spans: &mut Vec<Span>) -> Result
                 spans.push(Span::new(state, field, end, escaped));
                 return Ok(i + 1);
             }
-            (_, DELIMITER) => {
+            (_, b) if b == delimiter => {
                 spans.push(Span::new(state, field, i, escaped));
                 (field, escaped) = (i + 1, false);
             }
@@ -160,7 +165,7 @@ mod tests {
 
     fn fields(input: &[u8], start: usize) -> Vec<String> {
         let mut spans = Vec::new();
-        split_record(input, start, &mut spans).unwrap();
+        split_record(input, start, &mut spans, b',').unwrap();
         spans
             .iter()
             .map(|&s| String::from_utf8(Field::new(input, s).cooked().into_owned()).unwrap())
@@ -185,6 +190,6 @@ mod tests {
     #[test]
     fn an_open_quote_is_reported_at_its_opening() {
         let mut spans = Vec::new();
-        assert_eq!(split_record(b"a,\"b\nc", 0, &mut spans), Err(2));
+        assert_eq!(split_record(b"a,\"b\nc", 0, &mut spans, b','), Err(2));
     }
 }

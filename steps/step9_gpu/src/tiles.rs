@@ -20,7 +20,7 @@
 //!
 //! Blank rows never get a bit ([`starts_row`]), so no pass removes them.
 
-use harness::dialect::{DELIMITER, LF};
+use harness::dialect::LF;
 
 use crate::machine::{Compact, Packed, START_FIELD, START_RECORD, UNQUOTED, class, starts_row};
 
@@ -60,6 +60,8 @@ pub struct Tiles {
     pub origin: usize,
     /// The geometry the tiles were cut with.
     pub geometry: Geometry,
+    /// The delimiter the bytes were classed with.
+    pub delimiter: u8,
     /// Row-start bitmaps, `geometry.slices` words a tile; bit `b` of word `j` of tile
     /// `k` is byte `origin + k * tile + j * slice + b`.
     pub bitmaps: Vec<u32>,
@@ -74,13 +76,13 @@ pub struct Tiles {
 /// The speculation: the state before byte `p` if it is outside quotes, read off the
 /// byte before it. Exact for tile 0; wrong inside a quoted field (and, harmlessly,
 /// after a CR LF's CR), which the scan finds and [`repair_tiles`] fixes.
-pub fn speculate(input: &[u8], origin: usize, p: usize) -> u8 {
+pub fn speculate(input: &[u8], origin: usize, p: usize, delimiter: u8) -> u8 {
     if p == origin {
         return START_RECORD;
     }
     match input[p - 1] {
         LF => START_RECORD,
-        DELIMITER => START_FIELD,
+        b if b == delimiter => START_FIELD,
         _ => UNQUOTED,
     }
 }
@@ -97,6 +99,7 @@ fn process_tile(
     geometry: Geometry,
     state: u8,
     bitmaps: &mut [u32],
+    delimiter: u8,
 ) -> (u32, Packed) {
     // The function from the tile's start to here, numbered compactly: what five lanes
     // of states hold on the device; its value at `state` is the state now.
@@ -109,7 +112,7 @@ fn process_tile(
         let from = tiles_start + j * geometry.slice;
         let mut bits = 0u32;
         for i in from..(from + geometry.slice).min(end) {
-            let c = class(input, i);
+            let c = class(input, i, delimiter);
             let now = states[f as usize * 5 + state as usize];
             bits |= u32::from(starts_row(now, c)) << (i - from);
             f = then[f as usize * 5 + c];
@@ -124,11 +127,12 @@ fn process_tile(
 
 // ANCHOR: speculate_tiles
 /// Twin of the `speculate_tiles` kernel: every tile from its speculated start state.
-pub fn speculate_tiles(input: &[u8], origin: usize, geometry: Geometry) -> Tiles {
+pub fn speculate_tiles(input: &[u8], origin: usize, geometry: Geometry, delimiter: u8) -> Tiles {
     let n = geometry.tiles(origin, input.len());
     let mut tiles = Tiles {
         origin,
         geometry,
+        delimiter,
         bitmaps: vec![0; n * geometry.slices],
         counts: vec![0; n],
         functions: vec![Packed::IDENTITY; n],
@@ -136,9 +140,10 @@ pub fn speculate_tiles(input: &[u8], origin: usize, geometry: Geometry) -> Tiles
     };
     for k in 0..n {
         let start = origin + k * geometry.tile();
-        let state = speculate(input, origin, start);
+        let state = speculate(input, origin, start, delimiter);
         let words = &mut tiles.bitmaps[k * geometry.slices..(k + 1) * geometry.slices];
-        (tiles.counts[k], tiles.functions[k]) = process_tile(input, start, geometry, state, words);
+        (tiles.counts[k], tiles.functions[k]) =
+            process_tile(input, start, geometry, state, words, delimiter);
         tiles.speculated[k] = state;
     }
     tiles
@@ -184,12 +189,12 @@ pub fn scan_tile_states(tiles: &Tiles) -> StateScan {
 /// its bitmaps and count change; no tile is processed a third time. The speculated
 /// states stay, so the repairs can be counted.
 pub fn repair_tiles(input: &[u8], tiles: &mut Tiles, scan: &StateScan) {
-    let g = tiles.geometry;
+    let (g, d) = (tiles.geometry, tiles.delimiter);
     for &k in &scan.repair {
         let k = k as usize;
         let start = tiles.origin + k * g.tile();
         let words = &mut tiles.bitmaps[k * g.slices..(k + 1) * g.slices];
-        (tiles.counts[k], _) = process_tile(input, start, g, scan.exact[k], words);
+        (tiles.counts[k], _) = process_tile(input, start, g, scan.exact[k], words, d);
     }
 }
 // ANCHOR_END: repair_tiles
@@ -260,9 +265,9 @@ pub struct RowIndex {
 
 // ANCHOR: index
 /// The whole index stage on the CPU twins: speculate, scan, repair, count, offsets.
-pub fn index(input: &[u8], geometry: Geometry) -> RowIndex {
+pub fn index(input: &[u8], geometry: Geometry, delimiter: u8) -> RowIndex {
     let origin = harness::dialect::bom_len(input);
-    let mut tiles = speculate_tiles(input, origin, geometry);
+    let mut tiles = speculate_tiles(input, origin, geometry, delimiter);
     let scan = scan_tile_states(&tiles);
     repair_tiles(input, &mut tiles, &scan);
     let (first_rows, total) = scan_tile_counts(&tiles.counts);
@@ -287,7 +292,7 @@ mod tests {
         let origin = harness::dialect::bom_len(input);
         let (mut state, mut rows) = (START_RECORD, Vec::new());
         for i in origin..input.len() {
-            let c = class(input, i);
+            let c = class(input, i, b',');
             if starts_row(state, c) {
                 rows.push(i as u64);
             }
@@ -311,7 +316,7 @@ mod tests {
             for slice in [1, 2, 3, 7, 32] {
                 for slices in [1, 2, 5] {
                     let g = Geometry { slice, slices };
-                    let got = index(input, g);
+                    let got = index(input, g, b',');
                     assert_eq!(
                         (got.offsets, got.final_state),
                         (rows.clone(), state),
@@ -330,7 +335,7 @@ mod tests {
             slice: 2,
             slices: 2,
         };
-        let mut tiles = speculate_tiles(input, 0, g);
+        let mut tiles = speculate_tiles(input, 0, g, b',');
         assert_eq!(tiles.speculated[1], UNQUOTED);
         let scan = scan_tile_states(&tiles);
         assert_eq!(scan.exact[1], QUOTED);

@@ -57,7 +57,7 @@ fn every_intermediate_equals_its_twin() {
         let got = cuda.intermediates(&input, Query::default()).unwrap();
         // The twins, stage by stage.
         let origin = harness::dialect::bom_len(&input);
-        let mut twin = tiles::speculate_tiles(&input, origin, GPU);
+        let mut twin = tiles::speculate_tiles(&input, origin, GPU, b',');
         let scan = tiles::scan_tile_states(&twin);
         tiles::repair_tiles(&input, &mut twin, &scan);
         let (first_rows, total) = tiles::scan_tile_counts(&twin.counts);

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream};
 use cudarc::nvrtc::Ptx;
+use harness::dialect::DELIMITER;
 use harness::query::QueryError;
 
 use super::nvrtc::{SOURCES, load_ptx, lower_ptx_version};
@@ -212,9 +213,9 @@ impl Cuda {
         if tiles == 0 || tiles > u32::MAX as usize {
             return Ok(cpu(input, query)); // nothing to launch (or too many tiles for u32 indexes)
         }
-        if query.aggs.min_or_max() {
-            // MIN and MAX are not in the device's table: the twin runs, and its
-            // report says where.
+        if query.aggs.min_or_max() || query.dialect.delimiter != DELIMITER {
+            // MIN and MAX are not in the device's table, and the kernels are compiled
+            // for the comma: the twin runs, and its report says where.
             return Ok(cpu(input, query));
         }
         let mut marks = Marks::start(&self.stream)?;
@@ -250,7 +251,7 @@ impl Cuda {
             Ok(groups) => groups,
             Err(e) => return Ok(Err(e)),
         };
-        Ok(match query::open_quote(input, index.summary) {
+        Ok(match query::open_quote(input, index.summary, DELIMITER) {
             Some(e) => Err(QueryError::Parse(e)),
             None => Ok((groups, report)),
         })
@@ -282,6 +283,7 @@ impl Cuda {
         Ok(Intermediates {
             tiles: tiles::Tiles {
                 origin,
+                delimiter: DELIMITER,
                 geometry: GPU,
                 bitmaps: s.clone_dtoh(&index.bitmaps).map_err(back)?,
                 counts: s.clone_dtoh(&index.counts).map_err(back)?,

@@ -135,7 +135,7 @@ fn cpu(input: &[u8], query: Query<'_>) -> Outcome {
         clock = std::time::Instant::now();
     };
     let origin = harness::dialect::bom_len(input);
-    let mut tiles = tiles::speculate_tiles(input, origin, GPU);
+    let mut tiles = tiles::speculate_tiles(input, origin, GPU, query.dialect.delimiter);
     lap("speculate_tiles", &mut stages);
     let scan = tiles::scan_tile_states(&tiles);
     lap("scan_tile_states", &mut stages);
@@ -173,7 +173,7 @@ fn cpu(input: &[u8], query: Query<'_>) -> Outcome {
         stages,
         bytes: input.len() as u64,
     };
-    match query::open_quote(input, summary) {
+    match query::open_quote(input, summary, query.dialect.delimiter) {
         Some(e) => Err(QueryError::Parse(e)),
         None => Ok((groups, report)),
     }
