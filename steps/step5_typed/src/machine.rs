@@ -64,20 +64,38 @@ impl Parser {
         self.for_each_record_with::<Best>(input, on_record)
     }
 
-    // ANCHOR: for_each_record
-    /// [`Parser::for_each_record`], scanning with the tier `S`. Only the bytes that
-    /// can change the state go through the state machine; the scanner jumps over
-    /// the rest of each field.
+    /// [`Parser::for_each_record`], scanning with the tier `S`.
     ///
     /// # Errors
     /// As [`Parser::for_each_record`].
     pub fn for_each_record_with<'a, S: Scanner>(
         &mut self,
         input: &'a [u8],
+        on_record: impl FnMut(Record<'_, 'a>),
+    ) -> Result<(), ParseError> {
+        // The delimiter as a constant for the common four: the scanners' broadcast
+        // (`LO * delimiter`) then folds away instead of being redone at every field
+        // (measured: 8% of step 4's parse on the bench file, AMD EPYC).
+        match self.delimiter {
+            DELIMITER => self.walk::<S, DELIMITER>(input, on_record),
+            b';' => self.walk::<S, b';'>(input, on_record),
+            b'\t' => self.walk::<S, b'\t'>(input, on_record),
+            b'|' => self.walk::<S, b'|'>(input, on_record),
+            _ => self.walk::<S, 0>(input, on_record),
+        }
+    }
+
+    // ANCHOR: for_each_record
+    /// The walk: only the bytes that can change the state go through the state
+    /// machine; the scanner `S` jumps over the rest of each field. The delimiter is
+    /// `D`, or the parser's when `D` is 0.
+    fn walk<'a, S: Scanner, const D: u8>(
+        &mut self,
+        input: &'a [u8],
         mut on_record: impl FnMut(Record<'_, 'a>),
     ) -> Result<(), ParseError> {
         use State::*;
-        let delimiter = self.delimiter;
+        let delimiter = if D == 0 { self.delimiter } else { D };
         self.spans.clear();
         let mut state = StartRecord;
         let mut produced = 0u64; // records handed out, for the error's position
