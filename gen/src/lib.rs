@@ -27,6 +27,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+pub mod brc;
 mod date;
 
 /// The header line of every generated file.

@@ -47,7 +47,25 @@ fn main() -> ExitCode {
                 .action(ArgAction::SetTrue)
                 .help("end records with CR LF"),
         )
+        .arg(
+            Arg::new("format")
+                .long("format")
+                .value_parser(["csv", "1brc"])
+                .default_value("csv")
+                .help("csv: the bench file; 1brc: the One Billion Row Challenge's station;temperature lines, no header (--out required), and its answer in OUT.ref.txt"),
+        )
+        .arg(
+            Arg::new("stations")
+                .long("stations")
+                .value_name("N")
+                .value_parser(value_parser!(usize))
+                .default_value("413")
+                .help("1brc: distinct stations, 1 to 10000"),
+        )
         .get_matches();
+    if matches.get_one::<String>("format").map(String::as_str) == Some("1brc") {
+        return one_billion_rows(&matches);
+    }
     let config = gen_csv::Config {
         rows: *matches.get_one("rows").expect("has a default"),
         seed: *matches.get_one("seed").expect("has a default"),
@@ -74,6 +92,50 @@ fn main() -> ExitCode {
                 reference.rows,
                 reference.bytes as f64 / 1e6,
                 gen_csv::reference_path(out).display()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("gen: cannot write {}: {e}", out.display());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `gen --format 1brc --rows N --stations S --seed X --out PATH`: the challenge's file
+/// and, beside it, its answer (`PATH` with the extension `ref.txt`).
+fn one_billion_rows(matches: &clap::ArgMatches) -> ExitCode {
+    let config = gen_csv::brc::BrcConfig {
+        rows: *matches.get_one("rows").expect("has a default"),
+        stations: *matches.get_one("stations").expect("has a default"),
+        seed: *matches.get_one("seed").expect("has a default"),
+    };
+    if !(1..=10_000).contains(&config.stations) {
+        eprintln!(
+            "gen: --stations must be 1 to 10000, got {}",
+            config.stations
+        );
+        return ExitCode::FAILURE;
+    }
+    let Some(out) = matches.get_one::<PathBuf>("out") else {
+        eprintln!("gen: --format 1brc needs --out PATH");
+        return ExitCode::FAILURE;
+    };
+    let answer_path = out.with_extension("ref.txt");
+    let written = std::fs::File::create(out)
+        .and_then(|f| gen_csv::brc::write_brc(&config, std::io::BufWriter::new(f)))
+        .and_then(|answer| {
+            std::fs::write(&answer_path, gen_csv::brc::answer_text(&answer))?;
+            Ok(answer)
+        });
+    match written {
+        Ok(answer) => {
+            println!(
+                "wrote {} ({} rows, {} stations) and {}",
+                out.display(),
+                config.rows,
+                answer.len(),
+                answer_path.display()
             );
             ExitCode::SUCCESS
         }

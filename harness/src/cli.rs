@@ -91,6 +91,13 @@ pub fn query_args(command: Command) -> Command {
                 .help("the column to sum: its name in the header, or its position"),
         )
         .arg(
+            Arg::new("format")
+                .long("format")
+                .value_parser(["table", "1brc"])
+                .default_value("table")
+                .help("1brc: the One Billion Row Challenge: station;temperature lines, no header, printed as {name=min/mean/max, ...} (sets --delimiter ';' unless given, --no-header, --group-by 1 --sum 2)"),
+        )
+        .arg(
             Arg::new("agg")
                 .long("agg")
                 .value_name("LIST")
@@ -106,6 +113,8 @@ pub struct QueryOptions {
     pub nulls: Vec<String>,
     /// `--agg`.
     pub aggs: Aggs,
+    /// `--format 1brc`.
+    pub brc: bool,
 }
 
 /// `command` with how the file is read: `--null TEXT` (repeatable) and
@@ -152,20 +161,39 @@ pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, String> {
         Ok(Some(list)) => Aggs::parse(list)?,
         _ => Aggs::DEFAULT,
     };
-    Ok(QueryOptions { nulls, aggs })
+    let brc = matches!(matches.try_get_one::<String>("format"), Ok(Some(f)) if f == "1brc");
+    Ok(QueryOptions { nulls, aggs, brc })
 }
 
 /// The query that `matches` ask for (`options` from [`query_options`]).
 pub fn query<'q>(matches: &'q ArgMatches, options: &'q QueryOptions) -> Query<'q> {
+    // Step 8's query over a table has no --delimiter (its load read the file).
+    let dialect = match matches.try_get_one::<Dialect>("delimiter") {
+        Ok(Some(&dialect)) => Some(dialect),
+        _ => None,
+    };
+    if options.brc {
+        let given = dialect.is_some()
+            && matches.value_source("delimiter") == Some(clap::parser::ValueSource::CommandLine);
+        return Query {
+            group_by: "1",
+            sum: "2",
+            nulls: &options.nulls,
+            dialect: match dialect {
+                Some(dialect) if given => dialect,
+                _ => Dialect { delimiter: b';' },
+            },
+            header: false,
+            aggs: Aggs::MIN.with(Aggs::MAX).with(Aggs::MEAN),
+        };
+    }
     Query {
         group_by: matches
             .get_one::<String>("group-by")
             .expect("has a default"),
         sum: matches.get_one::<String>("sum").expect("has a default"),
         nulls: &options.nulls,
-        dialect: *matches
-            .get_one::<Dialect>("delimiter")
-            .expect("has a default"),
+        dialect: dialect.unwrap_or_default(),
         header: !matches
             .try_get_one::<bool>("no-header")
             .ok()

@@ -109,6 +109,11 @@ impl Aggs {
         self.0 & other.0 == other.0
     }
 
+    /// The set with `other`'s aggregates too.
+    pub const fn with(self, other: Aggs) -> Aggs {
+        Aggs(self.0 | other.0)
+    }
+
     /// True when MIN or MAX is asked for.
     pub fn min_or_max(self) -> bool {
         self.0 & (Aggs::MIN.0 | Aggs::MAX.0) != 0
@@ -514,6 +519,31 @@ fn sum_to_json(sum: Option<f64>) -> Value {
         Some(s) if s.is_finite() => json!(s),
         Some(s) => Value::String(s.to_string()),
     }
+}
+
+/// The answer as the One Billion Row Challenge prints it: `{name=min/mean/max, ...}`,
+/// sorted by name, one decimal each, the mean rounded half up as the challenge's
+/// `Math.round(x * 10.0) / 10.0` ([`gen_csv::brc::answer_text`] writes the reference).
+/// The values have one decimal, so ten times the sum and the extremes are integers
+/// that the `f64`s hold exactly (to 2^53 / 10: about 9e14 degrees); the mean is then
+/// computed from integers, rounded once.
+pub fn groups_to_1brc(groups: &Groups) -> String {
+    let tenths_of = |v: Option<f64>| v.map_or(0, |v| (v * 10.0).round() as i64);
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|(key, g)| {
+            let count = g.count.max(1) as i128;
+            let mean = gen_csv::brc::round_half_up(i128::from(tenths_of(g.sum)), count);
+            format!(
+                "{}={}/{}/{}",
+                key_text(key),
+                gen_csv::brc::tenths(tenths_of(g.min)),
+                gen_csv::brc::tenths(mean as i64),
+                gen_csv::brc::tenths(tenths_of(g.max))
+            )
+        })
+        .collect();
+    format!("{{{}}}", parts.join(", "))
 }
 
 /// The answer as an aligned text table: key, count, sum, one group a line.

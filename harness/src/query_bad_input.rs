@@ -43,6 +43,7 @@ macro_rules! query_bad_input_tests {
             aggregates_min_max_and_mean_skip_nulls,
             real_files_give_duckdbs_answer,
             semicolon_and_tab_files_with_delimiter,
+            the_one_billion_row_challenge_byte_for_byte,
             a_null_marker_that_is_a_number_is_refused);
     };
 }
@@ -462,5 +463,27 @@ pub fn semicolon_and_tab_files_with_delimiter(bin: &Path) {
         assert_eq!(code, Some(0), "{d}: {stderr}");
         // The key's quoted delimiter is data: a tab, which JSON writes `\t`.
         assert_eq!(stdout.replace("\\t", ";"), expected, "{d}");
+    }
+}
+
+/// `--format 1brc` on `gen`'s challenge files (413 and 10,000 stations): the
+/// reference answer, byte for byte.
+pub fn the_one_billion_row_challenge_byte_for_byte(bin: &Path) {
+    for stations in [413, 10_000] {
+        let config = gen_csv::brc::BrcConfig {
+            rows: 30_000,
+            stations,
+            seed: 7,
+        };
+        let mut csv = Vec::new();
+        let answer = gen_csv::brc::write_brc(&config, &mut csv).unwrap();
+        let text = String::from_utf8(csv).unwrap();
+        let (code, stdout, stderr) = run_binary(bin, "1brc", &text, &["--format", "1brc"]);
+        assert_eq!(code, Some(0), "{stations}: {stderr}");
+        assert_eq!(
+            stdout,
+            gen_csv::brc::answer_text(&answer).trim_end(),
+            "{stations}"
+        );
     }
 }

@@ -23,7 +23,9 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use crate::cli::{self, Options};
 use crate::error::Error;
 use crate::measure::{Measurement, time_runs};
-use crate::query::{Aggs, Groups, Query, QueryError, groups_to_json_with, groups_to_table_with};
+use crate::query::{
+    Aggs, Groups, Query, QueryError, groups_to_1brc, groups_to_json_with, groups_to_table_with,
+};
 use crate::step::Step;
 
 /// A query step (5 and later) as the command line drives it.
@@ -175,7 +177,7 @@ pub fn run_query<S: QueryStep>() -> ExitCode {
     if S::VERBOSE.is_some() && matches.get_flag("verbose") {
         S::verbose(&path, query, &config);
     }
-    match run::<S>(&path, &options, query, &config) {
+    match run::<S>(&path, &options, &read, query, &config) {
         Ok(()) => ExitCode::SUCCESS,
         Err(code) => code,
     }
@@ -184,6 +186,7 @@ pub fn run_query<S: QueryStep>() -> ExitCode {
 fn run<S: QueryStep>(
     path: &Path,
     options: &Options,
+    read: &cli::QueryOptions,
     query: Query<'_>,
     config: &S::Config,
 ) -> Result<(), ExitCode> {
@@ -197,6 +200,10 @@ fn run<S: QueryStep>(
     };
     if options.json {
         println!("{}", groups_to_json_with(groups, query.aggs));
+        return Ok(());
+    }
+    if read.brc && !options.row_json {
+        println!("{}", groups_to_1brc(groups));
         return Ok(());
     }
     // The parse's fingerprint must be the reference parser's, as for every step.

@@ -20,7 +20,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use harness::alloc::{AllocCount, count_allocations};
 use harness::cli::{self, Options};
 use harness::measure::{Measurement, thousands};
-use harness::query::{Aggs, Groups, groups_to_json_with, groups_to_table_with};
+use harness::query::{Aggs, Groups, groups_to_1brc, groups_to_json_with, groups_to_table_with};
 use step8::cli::{first_in_record_order, query_table, schema_args, split, split_args, threads_arg};
 use step8::error::TableError;
 use step8::load::{LoadOptions, Phases, load_timed};
@@ -80,12 +80,14 @@ fn command() -> Command {
     bench
         .args_conflicts_with_subcommands(true)
         .subcommand(
-            split_args(schema_args(cli::read_args(load))).arg(
-                Arg::new("verbose")
-                    .long("verbose")
-                    .action(ArgAction::SetTrue)
-                    .help("print where the load's time went, phase by phase"),
-            ),
+            split_args(schema_args(cli::read_args(load)))
+                .arg(cli::delimiter_arg())
+                .arg(
+                    Arg::new("verbose")
+                        .long("verbose")
+                        .action(ArgAction::SetTrue)
+                        .help("print where the load's time went, phase by phase"),
+                ),
         )
         .subcommand(threads_arg(cli::query_args(query)))
         .subcommand(export)
@@ -174,6 +176,8 @@ fn query_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let seconds = start.elapsed().as_secs_f64();
     if json {
         println!("{}", groups_to_json_with(&groups, query.aggs));
+    } else if read.brc {
+        println!("{}", groups_to_1brc(&groups));
     } else {
         println!(
             "{}",
@@ -353,7 +357,13 @@ fn bench(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     let read = query_options(matches)?;
     let (query, split) = (cli::query(matches, &read), split(matches));
-    let load_options = load_options(matches)?;
+    // The query says how to read the file (`--format 1brc` sets the delimiter and
+    // that there is no header).
+    let load_options = LoadOptions {
+        dialect: query.dialect,
+        no_header: !query.header,
+        ..load_options(matches)?
+    };
     let verbose = matches.get_flag("verbose");
     remove_stale_bench_tables();
     let dir = std::env::temp_dir().join(format!("{BENCH_TABLE}{}", std::process::id()));
@@ -366,6 +376,10 @@ fn bench(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let last = rounds.last().expect("at least one run");
     if options.json {
         println!("{}", groups_to_json_with(&last.groups, query.aggs));
+        return Ok(ExitCode::SUCCESS);
+    }
+    if read.brc && !options.row_json {
+        println!("{}", groups_to_1brc(&last.groups));
         return Ok(ExitCode::SUCCESS);
     }
     let parsed = cli::time_pass::<Step8>(&path, 1, query.dialect).map_err(|message| {
