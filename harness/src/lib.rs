@@ -46,6 +46,7 @@
 //! MB = 10^6 bytes; MB/s is input bytes per second; Mrows/s is 10^6 records per second.
 
 pub mod alloc;
+pub mod answer;
 #[cfg(unix)]
 pub mod bad_input;
 pub mod cases;
@@ -61,6 +62,7 @@ pub mod query;
 pub mod query_bad_input;
 pub mod query_checks;
 pub mod query_cli;
+pub mod query_error;
 pub mod random;
 pub mod reference;
 #[cfg(any(target_os = "linux", target_os = "macos"))]

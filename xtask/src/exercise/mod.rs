@@ -15,6 +15,8 @@
 mod catalog;
 mod check;
 mod generate;
+mod report;
+mod status;
 
 use std::path::Path;
 
@@ -23,7 +25,7 @@ pub use catalog::{EXERCISES, Exercise};
 /// Runs `cargo x exercise ARGS`.
 pub fn exercise(root: &Path, args: &[&str]) -> Result<(), String> {
     match args {
-        ["list"] => check::list(root),
+        ["list"] => status::list(root),
         ["check", name] => check::check(root, find(name)?),
         ["reset", name] => check::reset(root, find(name)?),
         ["prefetch"] => check::prefetch(root),
