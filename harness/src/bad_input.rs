@@ -20,6 +20,8 @@ use crate::json::to_json;
 use crate::measure::thousands;
 use crate::reference;
 
+pub use crate::file_kind_tests::{another_delimiter, compressed_or_utf16_file};
+
 /// One test per case for the step binary at `$bin` (`env!("CARGO_BIN_EXE_stepN")`).
 #[macro_export]
 macro_rules! bad_input_tests {
@@ -71,14 +73,14 @@ impl Kind {
     }
 }
 
-fn run(bin: &Path, args: &[&str]) -> Output {
+pub(crate) fn run(bin: &Path, args: &[&str]) -> Output {
     Command::new(bin)
         .args(args)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()))
 }
 
-fn run_on(bin: &Path, file: &Path, args: &[&str]) -> Output {
+pub(crate) fn run_on(bin: &Path, file: &Path, args: &[&str]) -> Output {
     Command::new(bin)
         .arg(file)
         .args(args)
@@ -86,12 +88,12 @@ fn run_on(bin: &Path, file: &Path, args: &[&str]) -> Output {
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()))
 }
 
-fn text(bytes: &[u8]) -> String {
+pub(crate) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Asserts the exit status, and that stderr holds every one of `needles`.
-fn expect(out: &Output, code: i32, needles: &[&str], what: &str) {
+pub(crate) fn expect(out: &Output, code: i32, needles: &[&str], what: &str) {
     let stderr = text(&out.stderr);
     assert_eq!(
         out.status.code(),
@@ -109,7 +111,7 @@ fn expect(out: &Output, code: i32, needles: &[&str], what: &str) {
 }
 
 /// A file in the temp dir, named for the binary and the case, removed on drop.
-struct TempFile(PathBuf);
+pub(crate) struct TempFile(pub(crate) PathBuf);
 
 impl TempFile {
     fn new(bin: &Path, case: &str) -> TempFile {
@@ -124,7 +126,7 @@ impl TempFile {
         TempFile(path)
     }
 
-    fn with(bin: &Path, case: &str, bytes: &[u8]) -> TempFile {
+    pub(crate) fn with(bin: &Path, case: &str, bytes: &[u8]) -> TempFile {
         let file = TempFile::new(bin, case);
         std::fs::write(&file.0, bytes).unwrap();
         file
@@ -221,67 +223,6 @@ pub fn nul_bytes(bin: &Path) {
             text(&out.stdout).trim(),
             r#"{"\u0000":{"count":1,"sum":2.0},"a\u0000b":{"count":1,"sum":1.0}}"#
         );
-    }
-}
-
-/// `--delimiter`: `--records` with `;` and with a tab prints what the reference
-/// parser gives with that delimiter, and the measuring run's fingerprint is the
-/// reference's (its check would fail the run otherwise); a delimiter that cannot be
-/// one is refused by the command line (exit status 2).
-pub fn another_delimiter(bin: &Path) {
-    let bytes = b"a;b\t,c\n\"x;y\";\"z\"\"\t\"\n1;2\t3\n";
-    let file = TempFile::with(bin, "delimiter", bytes);
-    for (arg, d) in [(";", b';'), ("\\t", b'\t'), (",", b',')] {
-        let out = run(
-            bin,
-            &["--records", file.0.to_str().unwrap(), "--delimiter", arg],
-        );
-        expect(&out, 0, &[], arg);
-        let dialect = crate::dialect::Dialect { delimiter: d };
-        assert_eq!(
-            text(&out.stdout),
-            to_json(&reference::parse_in(bytes, dialect)),
-            "--records --delimiter {arg}"
-        );
-    }
-    if Kind::of(bin) == Kind::Parse {
-        let out = run_on(bin, &file.0, &["--runs", "1", "--delimiter", ";"]);
-        expect(
-            &out,
-            0,
-            &["the same as the reference parser's"],
-            "measure with ;",
-        );
-    }
-    let out = run_on(bin, &file.0, &["--delimiter", "\""]);
-    expect(
-        &out,
-        2,
-        &["cannot delimit fields"],
-        "a quote as the delimiter",
-    );
-}
-
-/// A gzip file, or UTF-16 text with or without its BOM: exit status 2 and what the
-/// file looks like, not a parse of garbage ([`crate::sniff`]).
-pub fn compressed_or_utf16_file(bin: &Path) {
-    let utf16: Vec<u8> = "category,value\na,1\n"
-        .bytes()
-        .flat_map(|b| [b, 0])
-        .collect();
-    let cases: [(&str, Vec<u8>, &str); 3] = [
-        (
-            "gzip",
-            b"\x1f\x8b\x08\x00\x00\x00\x00\x00".to_vec(),
-            "gzip -dk FILE",
-        ),
-        ("utf16bom", [&b"\xff\xfe"[..], &utf16].concat(), "UTF-16"),
-        ("utf16", utf16.clone(), "are NUL"),
-    ];
-    for (case, bytes, needle) in cases {
-        let file = TempFile::with(bin, case, &bytes);
-        let out = run_on(bin, &file.0, &["--runs", "1"]);
-        expect(&out, 2, &["it looks like", needle], case);
     }
 }
 

@@ -186,3 +186,26 @@ fn absolute_sums(csv: &[u8]) -> HashMap<Vec<u8>, f64> {
     }
     sums
 }
+
+/// A file of 1,000 records after its header whose two errors lie far apart, for the
+/// rule that the first in record order wins: at record 300 the kind `first`, at 700
+/// the other (`"value"`: a value that is not a number; `"width"`: a record of two
+/// fields). Chunks, tiles and passes find them in any order; the answer names 300.
+pub fn two_errors(first: &str) -> Vec<u8> {
+    let second = if first == "value" { "width" } else { "value" };
+    let mut csv = b"id,category,value\n".to_vec();
+    for i in 1..=1000 {
+        let kind = match i {
+            300 => first,
+            700 => second,
+            _ => "",
+        };
+        let row = match kind {
+            "value" => format!("{i},a,x\n"),
+            "width" => format!("{i},a\n"),
+            _ => format!("{i},a,1\n"),
+        };
+        csv.extend_from_slice(row.as_bytes());
+    }
+    csv
+}

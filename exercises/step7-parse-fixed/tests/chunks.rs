@@ -24,22 +24,7 @@ mod big_chunks_eight_threads {
 #[test]
 fn the_first_error_in_record_order_across_chunks() {
     for (first, expected) in [("value", "invalid_number"), ("width", "field_count")] {
-        let mut csv = b"id,category,value\n".to_vec();
-        for i in 1..=1000 {
-            let bad = |kind: &str| {
-                if kind == "value" {
-                    format!("{i},a,x\n")
-                } else {
-                    format!("{i},a\n")
-                }
-            };
-            let row = match i {
-                300 => bad(first),
-                700 => bad(if first == "value" { "width" } else { "value" }),
-                _ => format!("{i},a,1\n"),
-            };
-            csv.extend_from_slice(row.as_bytes());
-        }
+        let csv = harness::query_checks::two_errors(first);
         for threads in [1, 2, 3, 8] {
             for chunk in [64, 1000, 4096] {
                 let split = step7::query::Split { threads, chunk };

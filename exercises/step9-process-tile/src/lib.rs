@@ -45,6 +45,7 @@ use memmap2::Mmap;
 pub mod cli;
 pub mod device;
 pub mod exact;
+pub mod extremes;
 pub mod groupby;
 pub mod limbs;
 pub mod machine;

@@ -158,107 +158,17 @@ impl ExactSum {
     pub fn mean(&self, n: u64) -> f64 {
         if self.wraps == 0 && self.partials.is_empty() && n > 0 {
             let q = u128::from(n) * 10u128.pow(SCALE); // under 2^124
-            let m = ratio_to_f64(self.fixed.unsigned_abs(), q);
+            let m = crate::extremes::ratio_to_f64(self.fixed.unsigned_abs(), q);
             return if self.fixed < 0 { -m } else { m };
         }
         self.to_f64() / n as f64
-    }
-}
-
-/// `a / q` rounded to the nearest `f64`, ties to even, for `0 < q < 2^126`: long
-/// division until the quotient has at least 64 significant bits, then the 53 kept,
-/// the next bit and a sticky remainder decide the rounding, as IEEE division does.
-fn ratio_to_f64(a: u128, q: u128) -> f64 {
-    if a == 0 {
-        return 0.0;
-    }
-    let (mut m, mut r, mut e) = (a / q, a % q, 0i32);
-    while m < 1 << 63 {
-        r <<= 1; // r < q < 2^126: no overflow
-        m = m << 1 | u128::from(r >= q);
-        if r >= q {
-            r -= q;
-        }
-        e -= 1;
-    }
-    let shift = 128 - m.leading_zeros() - 53; // at least 11
-    let (kept, rest, half) = (m >> shift, m & ((1 << shift) - 1), 1u128 << (shift - 1));
-    let up = rest > half || (rest == half && (r != 0 || kept & 1 == 1));
-    // At most 2^53: exact as an f64, and so is the scaling by a power of two.
-    (kept + u128::from(up)) as f64 * 2f64.powi(e + shift as i32)
-}
-
-/// A group's smallest and largest value, exact: plain decimals compared as integers,
-/// the others as `f64`s, each converted once at the end.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct MinMax {
-    min_fixed: i128,
-    max_fixed: i128,
-    min_float: f64,
-    max_float: f64,
-}
-
-impl Default for MinMax {
-    fn default() -> MinMax {
-        MinMax {
-            min_fixed: i128::MAX,
-            max_fixed: i128::MIN,
-            min_float: f64::INFINITY,
-            max_float: f64::NEG_INFINITY,
-        }
-    }
-}
-
-impl MinMax {
-    /// Looks at one value.
-    #[inline]
-    pub fn add(&mut self, n: Number) {
-        match n {
-            Number::Fixed(x) => {
-                self.min_fixed = self.min_fixed.min(x);
-                self.max_fixed = self.max_fixed.max(x);
-            }
-            Number::Float(x) => {
-                self.min_float = self.min_float.min(x);
-                self.max_float = self.max_float.max(x);
-            }
-        }
-    }
-
-    /// Both groups' values together.
-    pub fn merge(&mut self, other: &MinMax) {
-        self.min_fixed = self.min_fixed.min(other.min_fixed);
-        self.max_fixed = self.max_fixed.max(other.max_fixed);
-        self.min_float = self.min_float.min(other.min_float);
-        self.max_float = self.max_float.max(other.max_float);
-    }
-
-    /// The smallest value, `None` before the first (values are finite, so the
-    /// starting infinities and integer bounds are never values).
-    pub fn min(&self) -> Option<f64> {
-        let fixed = (self.min_fixed != i128::MAX).then(|| fixed_to_f64(self.min_fixed));
-        let float = (self.min_float != f64::INFINITY).then_some(self.min_float);
-        match (fixed, float) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
-    }
-
-    /// The largest value, as [`MinMax::min`].
-    pub fn max(&self) -> Option<f64> {
-        let fixed = (self.max_fixed != i128::MIN).then(|| fixed_to_f64(self.max_fixed));
-        let float = (self.max_float != f64::NEG_INFINITY).then_some(self.max_float);
-        match (fixed, float) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            (a, b) => a.or(b),
-        }
     }
 }
 // ANCHOR_END: mean
 
 /// `fixed / 10^18`, correctly rounded: written out in decimal (on the stack) and
 /// parsed by the standard library, whose parse is correctly rounded.
-fn fixed_to_f64(fixed: i128) -> f64 {
+pub(crate) fn fixed_to_f64(fixed: i128) -> f64 {
     let mut text = [0u8; 48]; // a sign, 39 digits, a point
     let mut i = text.len();
     let mut rest = fixed.unsigned_abs();
@@ -331,52 +241,6 @@ fn round_partials(p: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_mean_is_the_exact_sum_divided_and_rounded_once() {
-        let mut s = ExactSum::default();
-        for v in ["0.1", "0.2"] {
-            s.add(parse_number(v.as_bytes()).unwrap().unwrap());
-        }
-        assert_eq!(s.to_f64(), 0.3); // the f64 sum would be 0.30000000000000004
-        assert_eq!(s.mean(2), 0.15);
-        assert_eq!(s.mean(3), 0.1);
-        for (p, q) in [
-            (1u128, 3u128),
-            (2, 3),
-            (10, 7),
-            (1 << 100, 3),
-            (123_456_789, 1_000_000_000_000_000_000),
-        ] {
-            let expected: f64 = p as f64 / q as f64; // both exact: one IEEE rounding
-            if p < 1 << 53 && q < 1 << 53 {
-                assert_eq!(ratio_to_f64(p, q), expected, "{p}/{q}");
-            }
-        }
-        // Ties go to even: (2^53 + 1) / 1 is half-way between two f64s.
-        assert_eq!(ratio_to_f64((1 << 53) + 1, 1), 9_007_199_254_740_992.0);
-        assert_eq!(ratio_to_f64((1 << 53) + 3, 1), 9_007_199_254_740_996.0);
-        let mut neg = ExactSum::default();
-        neg.add(parse_number(b"-1").unwrap().unwrap());
-        assert_eq!(neg.mean(3), -1.0 / 3.0);
-    }
-
-    #[test]
-    fn min_and_max_compare_decimals_exactly_and_floats_as_floats() {
-        let mut m = MinMax::default();
-        assert_eq!((m.min(), m.max()), (None, None));
-        for v in ["2.5", "-0.125", "1e2", "12345678901234567890"] {
-            m.add(parse_number(v.as_bytes()).unwrap().unwrap());
-        }
-        assert_eq!(
-            (m.min(), m.max()),
-            (Some(-0.125), Some(12345678901234567890.0))
-        );
-        let mut other = MinMax::default();
-        other.add(parse_number(b"-3").unwrap().unwrap());
-        m.merge(&other);
-        assert_eq!(m.min(), Some(-3.0));
-    }
 
     fn sum(values: &[&str]) -> f64 {
         let mut s = ExactSum::default();

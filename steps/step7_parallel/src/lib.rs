@@ -48,6 +48,7 @@ pub mod blocks;
 pub mod chunks;
 pub mod cli;
 pub mod exact;
+pub mod extremes;
 pub mod index;
 pub mod query;
 pub mod step1_query;

@@ -52,6 +52,7 @@ pub mod date;
 pub mod encode;
 pub mod error;
 pub mod exact;
+pub mod extremes;
 pub mod hash_index;
 pub mod index;
 pub mod infer;

@@ -3,7 +3,8 @@
 
 use harness::query::{Group, Groups};
 
-use crate::exact::{ExactSum, MinMax, Number};
+use crate::exact::{ExactSum, Number};
+use crate::extremes::MinMax;
 
 /// A GROUP BY table: finds or creates the accumulator of a key.
 pub trait GroupBy: Default {

@@ -17,7 +17,8 @@
 use harness::query::{Group, Groups, QueryError, line_at};
 use hashbrown::HashMap;
 
-use crate::exact::{ExactSum, MinMax, Number, parse_number};
+use crate::exact::{ExactSum, Number, parse_number};
+use crate::extremes::MinMax;
 use crate::limbs::Limbs;
 use crate::record::{Field, Span, split_record};
 

@@ -163,22 +163,7 @@ fn every_aggregate_as_step_7_min_and_max_on_the_host() {
 #[test]
 fn the_first_error_in_record_order_across_tiles() {
     for (first, expected) in [("value", "invalid_number"), ("width", "field_count")] {
-        let mut csv = b"id,category,value\n".to_vec();
-        for i in 1..=1000 {
-            let bad = |kind: &str| {
-                if kind == "value" {
-                    format!("{i},a,x\n")
-                } else {
-                    format!("{i},a\n")
-                }
-            };
-            let row = match i {
-                300 => bad(first),
-                700 => bad(if first == "value" { "width" } else { "value" }),
-                _ => format!("{i},a,1\n"),
-            };
-            csv.extend_from_slice(row.as_bytes());
-        }
+        let csv = harness::query_checks::two_errors(first);
         for g in [GPU, SMALL] {
             let e = step9_json(&csv, Query::default(), g);
             assert_eq!(e, step7_json(&csv, step7::query::Query::default()), "{g:?}");
