@@ -8,7 +8,7 @@ usage() {
   cat <<'EOF'
 Usage: ./bench.sh [--rows N | --file PATH | --quick] [--runs N] [--steps LIST] [--threads [N]] [--peers]
 
-Builds every step (cargo build --release --workspace --bins), then runs each step binary,
+Builds every step (cargo build --release --bins: the default members, not the exercises), then runs each step binary,
 the csv crate's baseline (its pass, and its GROUP BY: `baseline --query`) and the limit on the
 same file, --runs times, interleaved (round 1 of every row, then round 2, ...), each run a
 process of its own (`--json --runs 1`, or `--row-json --runs 1` for a step that has it
@@ -116,8 +116,8 @@ rustc_version=$(rustc --version)
 [[ $threads != all ]] || threads=$ncores
 
 # --- build ---------------------------------------------------------------------------
-echo "==> cargo build --release --workspace --bins" >&2
-cargo build --release --workspace --bins
+echo "==> cargo build --release --bins" >&2
+cargo build --release --bins
 target_dir=$(cargo metadata --format-version 1 --no-deps |
   sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
 [[ -n $target_dir ]] || target_dir=${CARGO_TARGET_DIR:-target}
