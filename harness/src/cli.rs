@@ -16,7 +16,8 @@ use crate::measure::{Measurement, thousands, time_runs};
 use crate::step::{Fingerprint, Step};
 
 pub use crate::query_args::{
-    QueryOptions, query, query_args, query_command, query_options, read_args,
+    QueryOptions, query, query_args, query_command, query_options, read_args, read_dialect,
+    read_no_header,
 };
 use crate::{gate, json, reference};
 

@@ -21,18 +21,18 @@ use crate::step::Step;
 /// # Errors
 /// The first failing input.
 pub fn check_delimiters<S: Step>(cases: &[Case]) -> GateResult {
-    let mut inputs: Vec<(String, Vec<u8>)> = cases
+    let documents: Vec<(String, Vec<u8>)> = Family::ALL
         .iter()
-        .map(|c| (format!("case `{}`", c.name), c.input.clone()))
+        .flat_map(|&family| {
+            let docs = family.documents().into_iter().enumerate();
+            docs.map(move |(i, doc)| (format!("random document {i} of family {family:?}"), doc))
+        })
         .collect();
-    for family in Family::ALL {
-        for (i, doc) in family.documents().iter().enumerate() {
-            inputs.push((
-                format!("random document {i} of family {family:?}"),
-                doc.clone(),
-            ));
-        }
-    }
+    let inputs: Vec<(String, &[u8])> = cases
+        .iter()
+        .map(|c| (format!("case `{}`", c.name), &c.input[..]))
+        .chain(documents.iter().map(|(what, doc)| (what.clone(), &doc[..])))
+        .collect();
     let results: Vec<GateResult> = GATE_DELIMITERS[1..]
         .iter()
         .flat_map(|&d| inputs.iter().map(move |(what, input)| (d, what, input)))

@@ -128,8 +128,7 @@ impl Query<'_> {
     /// True when a value field is SQL NULL: empty, or one of [`Query::nulls`].
     #[inline]
     pub fn is_null(&self, field: &[u8]) -> bool {
-        field.is_empty()
-            || (!self.nulls.is_empty() && self.nulls.iter().any(|n| n.as_bytes() == field))
+        field.is_empty() || is_null_text(self.nulls, field)
     }
 
     /// A key as the query groups it: a `--null` text is the NULL key, the same group
@@ -137,7 +136,7 @@ impl Query<'_> {
     /// in DuckDB with `nullstr`).
     #[inline]
     pub fn key<'k>(&self, key: &'k [u8]) -> &'k [u8] {
-        if !self.nulls.is_empty() && self.is_null(key) {
+        if is_null_text(self.nulls, key) {
             b""
         } else {
             key
@@ -168,6 +167,13 @@ impl Query<'_> {
     fn column(&self, spec: &str, first: &[&[u8]]) -> Result<usize, QueryError> {
         find_column(spec, first, self.header)
     }
+}
+
+/// True when `field` is one of the `--null` texts `nulls` (the check costs one length
+/// test when there are none: the common case).
+#[inline]
+pub fn is_null_text(nulls: &[String], field: &[u8]) -> bool {
+    !nulls.is_empty() && nulls.iter().any(|n| n.as_bytes() == field)
 }
 
 /// The index of the column `spec` (a name in the header, or a 1-based position) in

@@ -114,11 +114,7 @@ pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, String> {
 
 /// The query that `matches` ask for (`options` from [`query_options`]).
 pub fn query<'q>(matches: &'q ArgMatches, options: &'q QueryOptions) -> Query<'q> {
-    // Step 8's query over a table has no --delimiter (its load read the file).
-    let dialect = match matches.try_get_one::<Dialect>("delimiter") {
-        Ok(Some(&dialect)) => Some(dialect),
-        _ => None,
-    };
+    let dialect = read_dialect(matches);
     if options.brc {
         let given = dialect.is_some()
             && matches.value_source("delimiter") == Some(clap::parser::ValueSource::CommandLine);
@@ -141,12 +137,21 @@ pub fn query<'q>(matches: &'q ArgMatches, options: &'q QueryOptions) -> Query<'q
         sum: matches.get_one::<String>("sum").expect("has a default"),
         nulls: &options.nulls,
         dialect: dialect.unwrap_or_default(),
-        header: !matches
-            .try_get_one::<bool>("no-header")
-            .ok()
-            .flatten()
-            .copied()
-            .unwrap_or(false),
+        header: !read_no_header(matches),
         aggs: options.aggs,
     }
+}
+
+/// `--delimiter`, where the command has it (step 8's query over a table has not: its
+/// load read the file).
+pub fn read_dialect(matches: &ArgMatches) -> Option<Dialect> {
+    match matches.try_get_one::<Dialect>("delimiter") {
+        Ok(Some(&dialect)) => Some(dialect),
+        _ => None,
+    }
+}
+
+/// `--no-header`, false where the command has no such option.
+pub fn read_no_header(matches: &ArgMatches) -> bool {
+    matches!(matches.try_get_one::<bool>("no-header"), Ok(Some(true)))
 }

@@ -76,6 +76,18 @@ impl QueryError {
         }
     }
 
+    /// The record the error is at (0-based, the header being record 0), for the
+    /// errors that have one.
+    pub fn record(&self) -> Option<u64> {
+        match self {
+            QueryError::Parse(e) => Some(e.record),
+            QueryError::FieldCount { record, .. } | QueryError::InvalidNumber { record, .. } => {
+                Some(*record)
+            }
+            _ => None,
+        }
+    }
+
     /// The error as one JSON object, e.g.
     /// `{"error":"invalid_number","record":R,"column":"value","text":"…"}`.
     pub fn to_json(&self) -> Value {

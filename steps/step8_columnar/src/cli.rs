@@ -8,7 +8,6 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Arg, ArgMatches, Command};
-use harness::dialect::Dialect;
 use harness::query::{Groups, Query, QueryError};
 use harness::query_cli::{QueryStep, RunError};
 
@@ -89,18 +88,8 @@ pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
         nulls: harness::cli::query_options(matches)
             .map_err(TableError::Schema)?
             .nulls,
-        dialect: matches
-            .try_get_one::<Dialect>("delimiter")
-            .ok()
-            .flatten()
-            .copied()
-            .unwrap_or_default(),
-        no_header: matches
-            .try_get_one::<bool>("no-header")
-            .ok()
-            .flatten()
-            .copied()
-            .unwrap_or(false),
+        dialect: harness::cli::read_dialect(matches).unwrap_or_default(),
+        no_header: harness::cli::read_no_header(matches),
     })
 }
 
@@ -163,7 +152,7 @@ pub fn first_in_record_order(
     e: TableError,
 ) -> TableError {
     let record = match &e {
-        TableError::Query(q) => match error_record(q) {
+        TableError::Query(q) => match q.record() {
             Some(record) => record,
             None => return e,
         },
@@ -171,19 +160,8 @@ pub fn first_in_record_order(
         _ => return e,
     };
     match crate::query::run_split(input, query, split) {
-        Err(first) if error_record(&first).is_some_and(|r| r < record) => first.into(),
+        Err(first) if first.record().is_some_and(|r| r < record) => first.into(),
         _ => e,
-    }
-}
-
-/// The record of a query error that has one.
-fn error_record(e: &QueryError) -> Option<u64> {
-    match e {
-        QueryError::FieldCount { record, .. } | QueryError::InvalidNumber { record, .. } => {
-            Some(*record)
-        }
-        QueryError::Parse(p) => Some(p.record),
-        _ => None,
     }
 }
 // ANCHOR_END: first_error

@@ -159,7 +159,7 @@ impl Default for Seen {
 /// a string column the NULL key, as the CSV query groups it).
 #[inline]
 pub fn null_as_empty<'f>(nulls: &[String], field: &'f [u8]) -> &'f [u8] {
-    if !nulls.is_empty() && nulls.iter().any(|n| n.as_bytes() == field) {
+    if harness::query::is_null_text(nulls, field) {
         b""
     } else {
         field

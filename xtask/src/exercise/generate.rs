@@ -113,22 +113,12 @@ fn test_names(step: &Path) -> Result<Vec<String>, String> {
 /// with the first line that ends in `{`, then the body, then a `}` at the signature's
 /// indentation as the region's last line.
 pub fn stub(text: &str, e: &Exercise) -> Result<String, String> {
-    let (start, end) = region(text, e)?;
     let lines: Vec<&str> = text.lines().collect();
-    let fn_line = (start..end)
-        .find(|&i| is_fn_line(lines[i]))
-        .ok_or_else(|| format!("{}: no fn between its anchors", e.name))?;
-    let open = (fn_line..end)
-        .find(|&i| lines[i].trim_end().ends_with('{'))
-        .ok_or_else(|| format!("{}: no `{{` ends its signature", e.name))?;
-    let indent = &lines[fn_line][..lines[fn_line].len() - lines[fn_line].trim_start().len()];
-    let close = end - 1;
-    if lines[close] != format!("{indent}}}") {
-        return Err(format!(
-            "{}: the line before ANCHOR_END must be the function's `}}`",
-            e.name
-        ));
-    }
+    let Parts {
+        open,
+        close,
+        indent,
+    } = parts(&lines, e)?;
     let hint = e.hints.first().copied().unwrap_or("see the book");
     // As rustfmt writes it (CI checks the format of the exercise crates too): on one
     // line when it fits in 100 columns, else the message on a line of its own.
@@ -150,8 +140,11 @@ fn is_fn_line(line: &str) -> bool {
 
 /// The lines strictly between `e`'s `ANCHOR` and `ANCHOR_END` lines, as a range.
 pub fn region(text: &str, e: &Exercise) -> Result<(usize, usize), String> {
+    region_of(&text.lines().collect::<Vec<_>>(), e)
+}
+
+fn region_of(lines: &[&str], e: &Exercise) -> Result<(usize, usize), String> {
     let name = e.anchor_name();
-    let lines: Vec<&str> = text.lines().collect();
     let find = |marker: &str| {
         let wanted = format!("// {marker}: {name}");
         lines.iter().position(|l| l.trim() == wanted)
@@ -167,15 +160,41 @@ pub fn region(text: &str, e: &Exercise) -> Result<(usize, usize), String> {
 
 /// The body lines of the function in `text` (between its signature and its `}`).
 pub fn body(text: &str, e: &Exercise) -> Result<String, String> {
-    let (start, end) = region(text, e)?;
     let lines: Vec<&str> = text.lines().collect();
+    let Parts { open, close, .. } = parts(&lines, e)?;
+    Ok(lines[open + 1..close].join("\n"))
+}
+
+/// Where `e`'s function lies between its anchors: the line that ends its signature
+/// (`{`), the line of its closing `}` (the region's last), and its indentation.
+struct Parts<'t> {
+    open: usize,
+    close: usize,
+    indent: &'t str,
+}
+
+fn parts<'t>(lines: &[&'t str], e: &Exercise) -> Result<Parts<'t>, String> {
+    let (start, end) = region_of(lines, e)?;
     let fn_line = (start..end)
         .find(|&i| is_fn_line(lines[i]))
         .ok_or_else(|| format!("{}: no fn between its anchors", e.name))?;
     let open = (fn_line..end)
         .find(|&i| lines[i].trim_end().ends_with('{'))
         .ok_or_else(|| format!("{}: no `{{` ends its signature", e.name))?;
-    Ok(lines[open + 1..end - 1].join("\n"))
+    let line = lines[fn_line];
+    let indent = &line[..line.len() - line.trim_start().len()];
+    let close = end - 1;
+    if lines[close] != format!("{indent}}}") {
+        return Err(format!(
+            "{}: the line before ANCHOR_END must be the function's `}}`",
+            e.name
+        ));
+    }
+    Ok(Parts {
+        open,
+        close,
+        indent,
+    })
 }
 
 /// A Rust file of the exercise crate: the header, and the crate seen under its step's
