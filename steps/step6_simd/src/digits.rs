@@ -3,11 +3,12 @@
 //! `u128`.
 //!
 //! ```text
-//! "-30822.57" → sign; body "30822.57" (8 bytes)     load 16 bytes, mask to the body
-//! the '.' found by a byte compare                   at most one; its position = scale
-//! bytes after it moved down one: "3082257"          the digits, 7 of them
-//! each checked a digit, '0' subtracted              3,0,8,2,2,5,7
-//! shifted to the top of 16 bytes, then combined:    pairs, quads, eights, sixteen
+//! "…,-30822.57"  the 16 bytes that end at the field's end   its last digit in the top byte
+//! "30822.57"     masked to the body (the sign apart)        no byte past the field
+//! '.' at byte 13 one compare of every byte at once          2 digits after it: the scale
+//! "3082257"      the bytes below it moved up one, over it   right-aligned, zeros below
+//! 3,0,8,2,2,5,7  each checked a digit, its low nibble kept  16 digit values, leading zeros
+//! 3082257        pairs, quads, eights, then the two halves  the mantissa
 //! 3082257 / 10^2                                    Clinger's fast path, as parse_decimal
 //! ```
 //!
@@ -21,14 +22,26 @@
 use crate::keys::bytes16_ending;
 
 // ANCHOR: swar_decimal
-/// The value of `input[start..end]` when it is a plain decimal (an optional `-`,
-/// digits, at most one `.`, at least one digit) of at most 16 bytes after the sign
-/// whose digits make a mantissa of at most 2^53; `None` for anything else.
+/// A plain decimal as [`swar_decimal`] reads it: `-` if `negative`, then `mantissa`
+/// over 10 to the `scale` (the digits after the '.').
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decimal {
+    /// A `-` came first.
+    pub negative: bool,
+    /// The digits, without the '.': under 10^16.
+    pub mantissa: u64,
+    /// Digits after the '.': 0 to 15.
+    pub scale: usize,
+}
+
+/// The decimal `input[start..end]` when it is plain (an optional `-`, digits, at
+/// most one `.`, at least one digit) and at most 16 bytes after the sign; `None`
+/// for anything else.
 ///
 /// # Panics
 /// When `start..end` is not a range of `input`.
 #[inline]
-pub fn parse_swar(input: &[u8], start: usize, end: usize) -> Option<f64> {
+pub fn swar_decimal(input: &[u8], start: usize, end: usize) -> Option<Decimal> {
     let field = &input[start..end];
     let negative = field.first() == Some(&b'-');
     let len = field.len() - usize::from(negative); // the body: digits and the '.'
@@ -50,7 +63,6 @@ pub fn parse_swar(input: &[u8], start: usize, end: usize) -> Option<f64> {
     // (The '.'s are not counted with `count_ones`: without the POPCNT feature, which
     // the default x86-64 target lacks, that is a dozen instructions.)
     let n = len - usize::from(one_dot);
-    let scale = (15 - at) * usize::from(one_dot);
     let plain = dots & dots.wrapping_sub(1) == 0 // at most one '.'
         && (1..=16).contains(&len)
         && n > 0
@@ -61,13 +73,30 @@ pub fn parse_swar(input: &[u8], start: usize, end: usize) -> Option<f64> {
     // The digits' values; the bytes below them are zero, so leading zeros.
     let values = digits & LOW_NIBBLES;
     let high = u64::from(eight(values as u64));
-    let mantissa = high * 100_000_000 + u64::from(eight((values >> 64) as u64));
-    if mantissa > 1 << 53 {
+    Some(Decimal {
+        negative,
+        mantissa: high * 100_000_000 + u64::from(eight((values >> 64) as u64)),
+        scale: (15 - at) * usize::from(one_dot),
+    })
+}
+
+/// The value of `input[start..end]` when [`swar_decimal`] reads it and its mantissa
+/// is at most 2^53 (Clinger's fast path, as [`crate::value::parse_decimal`]: one
+/// correctly rounded division); `None` for anything else.
+///
+/// # Panics
+/// When `start..end` is not a range of `input`.
+#[inline]
+pub fn parse_swar(input: &[u8], start: usize, end: usize) -> Option<f64> {
+    let d = swar_decimal(input, start, end)?;
+    if d.mantissa > 1 << 53 {
         return None;
     }
-    let value = mantissa as f64 / POWERS_OF_TEN[scale];
+    let value = d.mantissa as f64 / POWERS_OF_TEN[d.scale];
     // The sign set with a bit, not a branch: the same bits as `-value`.
-    Some(f64::from_bits(value.to_bits() | u64::from(negative) << 63))
+    Some(f64::from_bits(
+        value.to_bits() | u64::from(d.negative) << 63,
+    ))
 }
 // ANCHOR_END: swar_decimal
 

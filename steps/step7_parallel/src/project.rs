@@ -1,0 +1,235 @@
+//! The projected walk: the query reads two fields of each record, so the walk keeps
+//! only their bounds, not a span of every field ([`crate::index`]'s record).
+//!
+//! ```text
+//! record start r; for each separator bit j of the structural index:
+//!     n += 1;  next[min(n, last)] = j + 1      (where field n starts; one store, no branch)
+//!     at an LF: field f is next[f] .. next[f+1] - 1 (f < last), the width is n;
+//!               hand out (r, n, key field, value field); r = j + 1, n = 0
+//! ```
+//!
+//! Fields past the last one the query reads all land in one spare slot, so a record
+//! of 7 fields and one of 700 cost the same stores. A field is handed out as written
+//! (a quoted field with its quotes): the query cooks only the rare field that starts
+//! with a quote ([`raw_cooked`]). No `""` pairs are tracked here, unlike the full
+//! walk, since cooking finds them. Blocks with a misplaced quote still go through the
+//! state machine, whose records are projected the same way.
+
+use std::borrow::Cow;
+
+use harness::ParseError;
+use harness::dialect::{CR, QUOTE};
+
+use crate::blocks::{BLOCK, Tier};
+use crate::index::{BATCH, Carry, Stats, Structure, stage1_in};
+use crate::machine::{Parser, State};
+use crate::record::{Field, Record};
+
+// ANCHOR: row
+/// One record as the projected walk hands it out: where it starts, how many fields
+/// it has, and the two fields the query reads, as byte ranges of the input
+/// (`start..end`, a quoted field with its quotes; cook it with [`raw_cooked`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Row {
+    /// Offset of the record's first byte.
+    pub start: usize,
+    /// Fields in the record.
+    pub width: usize,
+    /// The fields asked for, in the order asked; `(0, 0)` for one past the width.
+    pub fields: [(usize, usize); 2],
+}
+// ANCHOR_END: row
+
+/// Where each field of the current record starts, for the fields up to the last one
+/// asked for; every field after that shares the spare last slot.
+struct Bounds {
+    /// `next[f]` is the first byte of field `f`; `next[last]` is the spare slot.
+    next: Vec<usize>,
+    last: usize,
+    wanted: [usize; 2],
+}
+
+impl Bounds {
+    /// Bounds for the fields `wanted`, of a record that starts at `record`.
+    fn new(wanted: [usize; 2], record: usize) -> Bounds {
+        let last = wanted[0].max(wanted[1]) + 2;
+        Bounds {
+            next: vec![record; last + 1],
+            last,
+            wanted,
+        }
+    }
+
+    /// The first byte of field `n`, the current one (`next[0]` is the record's start).
+    #[inline(always)]
+    fn start_of(&self, n: usize) -> usize {
+        self.next[n.min(self.last)]
+    }
+
+    /// The row of a record that starts at `start` and has `width` fields, the last
+    /// of which ends at `end`.
+    #[inline(always)]
+    fn row(&mut self, start: usize, width: usize, end: usize) -> Row {
+        self.next[width.min(self.last)] = end + 1;
+        let field = |f: usize| match f < width {
+            true => (self.next[f], self.next[f + 1] - 1),
+            false => (0, 0),
+        };
+        Row {
+            start,
+            width,
+            fields: [field(self.wanted[0]), field(self.wanted[1])],
+        }
+    }
+}
+
+impl Parser {
+    // ANCHOR: walk_projected
+    /// The records that start at or after `from` (a record start) and before `stop`
+    /// (the parse of one chunk, as [`Parser::records_between`]), each handed to
+    /// `on_row` as the fields `wanted` (0-based), with `tier` (supported, not
+    /// [`Tier::Scalar`]). [`Parser::produced`] counts the records. Returns where it
+    /// stopped: the first record start at or after `stop`, or the input's end.
+    ///
+    /// # Errors
+    /// [`ParseError`] on an unterminated quote, after every record before it.
+    pub fn walk_projected(
+        &mut self,
+        tier: Tier,
+        input: &[u8],
+        (from, stop): (usize, usize),
+        wanted: [usize; 2],
+        mut on_row: impl FnMut(&Row),
+    ) -> Result<usize, ParseError> {
+        self.produced = 0;
+        self.stats = Stats {
+            tier: Some(tier),
+            ..Stats::default()
+        };
+        let mut bounds = Bounds::new(wanted, from);
+        let (mut record, mut n) = (from, 0); // the record's first byte; separators seen
+        let mut pos = from; // the next block's first byte
+        let mut carry = Carry::START;
+        let mut batch = [Structure::default(); BATCH];
+        'batches: while pos < input.len() {
+            let (filled, carry_after) =
+                stage1_in(tier, input, self.delimiter, pos, carry, &mut batch);
+            for s in &batch[..filled] {
+                if s.misplaced != 0 {
+                    // The record's start is a known state: parse from there to the
+                    // first record start past this block, and resume.
+                    let resume_at = (pos + BLOCK).min(input.len()).min(stop);
+                    let resume =
+                        self.project_fall_back(input, record, resume_at, wanted, &mut on_row)?;
+                    let Some(resume) = resume else {
+                        return Ok(input.len());
+                    };
+                    if resume >= stop {
+                        return Ok(resume); // the next record is the next chunk's
+                    }
+                    (record, n, pos, carry) = (resume, 0, resume, Carry::START);
+                    bounds.next[0] = record;
+                    continue 'batches;
+                }
+                let mut separators = s.separators;
+                while separators != 0 {
+                    let k = separators.trailing_zeros();
+                    separators &= separators - 1;
+                    let j = pos + k as usize;
+                    if s.lf >> k & 1 != 0 {
+                        let start = bounds.start_of(n);
+                        let end = if j > start && input[j - 1] == CR {
+                            j - 1
+                        } else {
+                            j
+                        };
+                        if !(n == 0 && end == record) {
+                            // (else a blank line: no record)
+                            on_row(&bounds.row(record, n + 1, end));
+                            self.produced += 1;
+                        }
+                        if j + 1 >= stop {
+                            return Ok(j + 1); // a record start at or past `stop`: the next chunk's
+                        }
+                        (record, n) = (j + 1, 0);
+                        bounds.next[0] = record;
+                    } else {
+                        n += 1;
+                        bounds.next[n.min(bounds.last)] = j + 1;
+                    }
+                }
+                pos += BLOCK;
+            }
+            self.stats.blocks += filled as u64;
+            carry = carry_after;
+        }
+        if carry.inside != 0 {
+            let start = bounds.start_of(n);
+            return Err(ParseError::unterminated_quote(input, self.produced, start));
+        }
+        if !(n == 0 && record == input.len()) {
+            // The last record may lack a terminator.
+            on_row(&bounds.row(record, n + 1, input.len()));
+            self.produced += 1;
+        }
+        Ok(input.len())
+    }
+    // ANCHOR_END: walk_projected
+
+    /// The state machine from the current record's first byte `record` to the first
+    /// record start at or after `block_end`, its records projected into rows; `None`
+    /// when it finished the input. The record is parsed again from its start, as
+    /// the walk kept only its bounds, not its quote history.
+    fn project_fall_back(
+        &mut self,
+        input: &[u8],
+        record: usize,
+        block_end: usize,
+        wanted: [usize; 2],
+        on_row: &mut impl FnMut(&Row),
+    ) -> Result<Option<usize>, ParseError> {
+        self.stats.fallbacks += 1;
+        self.spans.clear();
+        let mut on_record = |r: Record<'_, '_>| on_row(&row_of(&r, wanted));
+        let resume =
+            self.state_machine(input, record, State::StartRecord, block_end, &mut on_record)?;
+        self.stats.fallback_bytes += (resume.unwrap_or(input.len()) - record) as u64;
+        Ok(resume)
+    }
+}
+
+/// The [`Row`] of a record of the state machine: its fields as written (a quoted
+/// field that needs no unescaping is shown without its quotes, which [`raw_cooked`]
+/// leaves as they are).
+fn row_of(record: &Record<'_, '_>, wanted: [usize; 2]) -> Row {
+    let spans = record.spans();
+    let field = |f: usize| spans.get(f).map_or((0, 0), |s| (s.start, s.end));
+    Row {
+        start: spans[0].start,
+        width: spans.len(),
+        fields: [field(wanted[0]), field(wanted[1])],
+    }
+}
+
+// ANCHOR: raw_cooked
+/// The cooked bytes of a field as the projected walk hands it out: the bytes as they
+/// are unless the field starts with a quote; then the bytes between the quotes,
+/// borrowed when they hold no `""` pair and nothing follows the closing quote, else
+/// unescaped into a new `Vec` ([`Field::cooked`]).
+#[inline]
+pub fn raw_cooked(raw: &[u8]) -> Cow<'_, [u8]> {
+    if raw.first() != Some(&QUOTE) {
+        return Cow::Borrowed(raw);
+    }
+    if let [QUOTE, inside @ .., QUOTE] = raw
+        && !inside.contains(&QUOTE)
+    {
+        return Cow::Borrowed(inside);
+    }
+    Field {
+        raw,
+        needs_unescape: true,
+    }
+    .cooked()
+}
+// ANCHOR_END: raw_cooked
