@@ -50,7 +50,10 @@ pub use record::{Field, Record, Span};
 
 pub mod blocks;
 pub mod cli;
+pub mod digits;
 pub mod index;
+pub mod keys;
+pub mod project;
 pub mod query;
 pub mod step1_query;
 pub mod table;

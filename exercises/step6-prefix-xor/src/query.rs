@@ -8,11 +8,16 @@
 
 use std::borrow::Cow;
 
+use harness::dialect::{QUOTE, bom_len};
 use harness::query::{Groups, QueryError, line_at};
 
+use crate::digits::parse_swar;
+use crate::keys::{Key, KeyTable};
+use crate::machine::State;
+use crate::project::{Row, raw_cooked};
 use crate::table::{GroupBy, Winner};
 use crate::value::parse_value;
-use crate::{Parser, Record};
+use crate::{Parser, Record, Tier};
 
 /// Which columns the query groups by and sums: the harness's, as every query step's.
 pub use harness::query::Query;
@@ -123,6 +128,72 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     }
     // ANCHOR_END: add
 
+    // ANCHOR: add_row
+    /// [`Aggregator::add`] for a row of the projected walk over `input`, after the
+    /// first record. The common row takes the fast path: a plain decimal value
+    /// parsed straight from the input's bytes ([`parse_swar`]), an unquoted key looked up by its
+    /// words ([`Key::in_input`]); anything else (a quoted field, an empty value,
+    /// `--null` texts, a value [`parse_swar`] does not take) goes through the
+    /// cooked bytes, as [`Aggregator::add`].
+    ///
+    /// # Errors
+    /// As [`Aggregator::add`].
+    ///
+    /// # Panics
+    /// Before the first record was added.
+    #[inline]
+    pub fn add_row(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
+        let index = self.records;
+        self.records += 1;
+        let (_, _, width) = self.columns.expect("the first record names the columns");
+        if row.width != width {
+            return Err(QueryError::FieldCount {
+                record: index,
+                line: line_at(input, row.start),
+                expected: width,
+                found: row.width,
+            });
+        }
+        let [(key_start, key_end), (value_start, value_end)] = row.fields;
+        let (key, value) = (&input[key_start..key_end], &input[value_start..value_end]);
+        let plain = self.query.nulls.is_empty();
+        let number = match parse_swar(input, value_start, value_end) {
+            Some(v) if plain => Some(v),
+            _ => self.cooked_value(input, index, row.start, value)?,
+        };
+        let acc = if plain && key.first() != Some(&QUOTE) {
+            self.table
+                .entry_key(Key::in_input(input, key_start, key_end))
+        } else {
+            let cooked = raw_cooked(key);
+            self.table.entry(self.query.key(&cooked))
+        };
+        acc.add(number);
+        Ok(())
+    }
+    // ANCHOR_END: add_row
+
+    /// The value of a row the fast path did not take: cooked, NULL or parsed.
+    #[cold]
+    fn cooked_value(
+        &self,
+        input: &[u8],
+        index: u64,
+        start: usize,
+        value: &[u8],
+    ) -> Result<Option<f64>, QueryError> {
+        let text = raw_cooked(value);
+        if self.query.is_null(&text) {
+            return Ok(None); // empty, or a `--null` text
+        }
+        parse_value(&text).map_err(|_| QueryError::InvalidNumber {
+            record: index,
+            line: line_at(input, start),
+            column: self.query.sum.to_string(),
+            text: text.into_owned(),
+        })
+    }
+
     /// The columns' indexes and the width, from the first record (the header, or
     /// with `--no-header` the first data record): [`Query::columns`].
     fn find_columns(
@@ -155,7 +226,70 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
 /// of an unterminated quote (which is always at the end: the records before it were
 /// all aggregated first).
 pub fn run(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
-    run_with::<Winner>(input, query)
+    run_projected(input, query)
+}
+
+// ANCHOR: run_projected
+/// [`run`] by the projected walk ([`Parser::walk_projected`]) and the [`KeyTable`]:
+/// the state machine reads the first record (every field, for the names), the walk
+/// the rest (two fields of each). [`Tier::Scalar`] has no bitmaps to walk: it runs
+/// [`run_with`].
+///
+/// # Errors
+/// As [`run`].
+pub fn run_projected(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
+    let tier = Tier::chosen().or_portable();
+    if tier == Tier::Scalar {
+        return run_with::<Winner>(input, query);
+    }
+    let mut aggregator = Aggregator::<KeyTable>::new(query);
+    let mut parser = Parser::new(query.dialect.delimiter);
+    let Some(from) = first_record(input, &mut parser, &mut aggregator)? else {
+        return aggregator.finish(); // the input ended with its first record
+    };
+    let (key, value, _) = aggregator.columns.expect("the first record was read");
+    let mut failure = None;
+    let parsed = parser.walk_projected(tier, input, from, [key, value], |row| {
+        if failure.is_none() {
+            failure = aggregator.add_row(input, row).err();
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    parsed?;
+    aggregator.finish()
+}
+// ANCHOR_END: run_projected
+
+/// Adds the first record of `input` to `aggregator` (blank lines before it skipped)
+/// with the state machine, and returns where the next record starts, or `None`
+/// when the input ends first.
+///
+/// # Errors
+/// The first record's [`QueryError`], or the parse error of an unterminated quote.
+fn first_record<T: GroupBy>(
+    input: &[u8],
+    parser: &mut Parser,
+    aggregator: &mut Aggregator<'_, T>,
+) -> Result<Option<usize>, QueryError> {
+    let mut from = bom_len(input);
+    let mut failure = None;
+    while aggregator.records == 0 {
+        let mut add = |record: Record<'_, '_>| {
+            let line = || line_at(input, record.spans()[0].start);
+            failure = aggregator.add(&record, line).err();
+        };
+        let resume = parser.state_machine(input, from, State::StartRecord, from + 1, &mut add);
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        match resume? {
+            Some(next) => from = next,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(from))
 }
 
 /// [`run`] with the GROUP BY table `T`, so the benchmark can compare tables inside

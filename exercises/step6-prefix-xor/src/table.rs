@@ -24,6 +24,12 @@ pub trait GroupBy: Default {
     fn entry(&mut self, key: &[u8]) -> &mut Acc;
     /// The answer, in key order.
     fn to_groups(&self) -> Groups;
+    /// [`GroupBy::entry`] for a key prepared by [`crate::keys::Key`]; a table that
+    /// compares keys as words ([`crate::keys::KeyTable`]) uses its words.
+    #[inline]
+    fn entry_key(&mut self, key: crate::keys::Key<'_>) -> &mut Acc {
+        self.entry(key.bytes())
+    }
 }
 
 /// The table the query uses: the faster in `benches/query.rs` (see the crate docs).
@@ -78,17 +84,20 @@ pub struct Acc {
 
 impl Default for Acc {
     fn default() -> Acc {
-        Acc {
-            count: 0,
-            values: 0,
-            sum: 0.0,
-            min: f64::INFINITY,
-            max: f64::NEG_INFINITY,
-        }
+        Acc::ZERO
     }
 }
 
 impl Acc {
+    /// No row yet: counts and sum zero, MIN and MAX at their identities.
+    pub const ZERO: Acc = Acc {
+        count: 0,
+        values: 0,
+        sum: 0.0,
+        min: f64::INFINITY,
+        max: f64::NEG_INFINITY,
+    };
+
     /// The group: the count, and the sum, extremes and mean (the row-order sum over
     /// the values: as exact as the sum) unless every value was NULL.
     pub fn group(&self) -> Group {

@@ -57,7 +57,7 @@ pub fn parse_number(field: &[u8]) -> Result<Option<Number>, NotANumber> {
 /// A plain decimal of at most 19 digits, at most [`SCALE`] after the point, in units
 /// of 10^-18: under 10^37 in magnitude, so exact in an `i128`.
 #[inline]
-fn parse_fixed(field: &[u8]) -> Option<i128> {
+pub(crate) fn parse_fixed(field: &[u8]) -> Option<i128> {
     todo!(
         "exercise step7-parse-fixed: sign first, then the digits into a u64 and the count of digits after the point"
     )
@@ -66,7 +66,7 @@ fn parse_fixed(field: &[u8]) -> Option<i128> {
 // ANCHOR_END: parse
 
 /// 10^0 ..= 10^18: the scale of a value with 18 ..= 0 fraction digits.
-const POWERS: [i128; 19] = {
+pub(crate) const POWERS: [i128; 19] = {
     let mut p = [1i128; 19];
     let mut k = 1;
     while k < 19 {

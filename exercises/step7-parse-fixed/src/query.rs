@@ -10,8 +10,13 @@ use std::borrow::Cow;
 
 use harness::query::{Groups, QueryError, line_at};
 
+use harness::dialect::QUOTE;
+
 use crate::chunks::{self, Plan};
-use crate::exact::parse_number;
+use crate::digits::parse_swar_fixed;
+use crate::exact::{Number, parse_number};
+use crate::keys::{Key, KeyTable};
+use crate::project::{Row, raw_cooked};
 use crate::table::{GroupBy, Winner};
 use crate::{Parser, Record, Tier};
 
@@ -123,6 +128,69 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         Ok(())
     }
     // ANCHOR_END: add
+
+    // ANCHOR: add_row
+    /// [`Aggregator::add`] for a row of the projected walk over `input`, after the
+    /// first record: step 6's fast path, with the value parsed into step 7's exact
+    /// fixed point ([`parse_swar_fixed`]).
+    ///
+    /// # Errors
+    /// As [`Aggregator::add`].
+    ///
+    /// # Panics
+    /// Before the first record was added.
+    #[inline]
+    pub fn add_row(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
+        let index = self.records;
+        self.records += 1;
+        let (_, _, width) = self.columns.expect("the first record names the columns");
+        if row.width != width {
+            return Err(QueryError::FieldCount {
+                record: index,
+                line: line_at(input, row.start),
+                expected: width,
+                found: row.width,
+            });
+        }
+        let [(key_start, key_end), (value_start, value_end)] = row.fields;
+        let (key, value) = (&input[key_start..key_end], &input[value_start..value_end]);
+        let plain = self.query.nulls.is_empty();
+        let number = match parse_swar_fixed(input, value_start, value_end) {
+            Some(v) if plain => Some(Number::Fixed(v)),
+            _ => self.cooked_value(input, index, row.start, value)?,
+        };
+        let acc = if plain && key.first() != Some(&QUOTE) {
+            self.table
+                .entry_key(Key::in_input(input, key_start, key_end))
+        } else {
+            let cooked = raw_cooked(key);
+            self.table.entry(self.query.key(&cooked))
+        };
+        acc.add(number);
+        Ok(())
+    }
+    // ANCHOR_END: add_row
+
+    /// The value of a row the fast path did not take: cooked, NULL or parsed.
+    #[cold]
+    fn cooked_value(
+        &self,
+        input: &[u8],
+        index: u64,
+        start: usize,
+        value: &[u8],
+    ) -> Result<Option<Number>, QueryError> {
+        let text = raw_cooked(value);
+        if self.query.is_null(&text) {
+            return Ok(None); // empty, or a `--null` text
+        }
+        parse_number(&text).map_err(|_| QueryError::InvalidNumber {
+            record: index,
+            line: line_at(input, start),
+            column: self.query.sum.to_string(),
+            text: text.into_owned(),
+        })
+    }
 
     /// The columns' indexes and the width, from the first record (the header, or
     /// with `--no-header` the first data record): [`Query::columns`].
@@ -252,7 +320,9 @@ pub fn run_plan(
     plan: &Plan,
     threads: usize,
 ) -> Result<Groups, QueryError> {
-    let (header, header_end) = read_header::<Winner>(input, query)?;
+    let tier = Tier::chosen().or_portable();
+    let (header, header_end) = read_header::<KeyTable>(input, query)?;
+    let (key, value, _) = header.columns.expect("the header names the columns");
     let parts = chunks::map_chunks(
         threads,
         plan.parts.len(),
@@ -265,12 +335,22 @@ pub fn run_plan(
             }
             let mut failure = None;
             aggregator.records = 0; // errors name records counted from `from`
-            let parsed = parser.records_between(Tier::chosen(), input, from, part.stop, |r| {
-                if failure.is_none() {
-                    let line = || line_at(input, r.spans()[0].start);
-                    failure = aggregator.add(&r, line).err();
-                }
-            });
+            let parsed = if tier == Tier::Scalar {
+                // No bitmaps to walk: the state machine's records, every field.
+                parser.records_between(tier, input, from, part.stop, |r| {
+                    if failure.is_none() {
+                        let line = || line_at(input, r.spans()[0].start);
+                        failure = aggregator.add(&r, line).err();
+                    }
+                })
+            } else {
+                let chunk = (from, part.stop);
+                parser.walk_projected(tier, input, chunk, [key, value], |row| {
+                    if failure.is_none() {
+                        failure = aggregator.add_row(input, row).err();
+                    }
+                })
+            };
             (
                 parser.produced(),
                 failure.or(parsed.err().map(QueryError::Parse)),

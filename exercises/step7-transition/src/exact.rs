@@ -56,7 +56,7 @@ pub fn parse_number(field: &[u8]) -> Result<Option<Number>, NotANumber> {
 /// A plain decimal of at most 19 digits, at most [`SCALE`] after the point, in units
 /// of 10^-18: under 10^37 in magnitude, so exact in an `i128`.
 #[inline]
-fn parse_fixed(field: &[u8]) -> Option<i128> {
+pub(crate) fn parse_fixed(field: &[u8]) -> Option<i128> {
     let (negative, body) = match field.first() {
         Some(b'-') => (true, &field[1..]),
         Some(b'+') => (false, &field[1..]),
@@ -84,7 +84,7 @@ fn parse_fixed(field: &[u8]) -> Option<i128> {
 // ANCHOR_END: parse
 
 /// 10^0 ..= 10^18: the scale of a value with 18 ..= 0 fraction digits.
-const POWERS: [i128; 19] = {
+pub(crate) const POWERS: [i128; 19] = {
     let mut p = [1i128; 19];
     let mut k = 1;
     while k < 19 {

@@ -11,6 +11,7 @@ use gen_csv::{Config, generate_in_memory};
 use harness::query::{Query, groups_to_json};
 use harness::query_checks::{Sums, configs, generated};
 use step7::query::{self, Split};
+use step7::step1_query;
 
 harness::query_tests!(step7::Step7, Sums::Exact);
 
@@ -68,4 +69,44 @@ fn many_more_chunks_than_cores() {
     )
     .unwrap();
     assert_eq!(groups_to_json(&many), groups_to_json(&one));
+}
+
+/// The projected walk (each chunk's) against step 1's parser with the same
+/// aggregation, on documents that take each of the walk's paths: quoted and escaped
+/// keys and values, CR LF, blank lines, lenient quotes (the state machine's blocks),
+/// records wider than the fields asked for, a last record without a terminator, and
+/// errors; at several thread counts and chunk sizes.
+#[test]
+fn the_projected_walk_gives_step_1_s_answer() {
+    let long = "x".repeat(100);
+    let documents = [
+        "k,v\na,1\nb,2.5\na,-3\n".to_string(),
+        "k,v\r\na,1\r\n\r\nb,2\r\n\n\na,3".to_string(),
+        "k,v\n\"a\",\"1.5\"\n\"a\"\"b\",2\n\"a,b\",3\n\"\",4\n,5\nc,\n".to_string(),
+        "k,v\nab\"c,1\n\"ab\"c,2\nab\"c,3\n".to_string(),
+        format!("x,k,y,v,z\n1,a,2,3,4\n1,{long},2,3,4\n1,{long},2,-1.25e2,4\n"),
+        "k,v\na,1\nb\nc,x\n".to_string(),
+        "k,v\na,1\nb,\"2\n".to_string(),
+        "k,v\n12345678901234567,9007199254740993\nk,0.1\nk,1234567890123456\n".to_string(),
+    ];
+    let query = Query {
+        group_by: "k",
+        sum: "v",
+        ..Query::default()
+    };
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (d, document) in documents.iter().enumerate() {
+        let padded = format!("{document}{}", "a,1\n".repeat(40));
+        let path = dir.join(format!("projected-{d}-{}.csv", std::process::id()));
+        std::fs::write(&path, &padded).unwrap();
+        let expected = step1_query::run(&path, query).ok();
+        for (threads, chunk) in [(1, 0), (2, 7), (2, 64), (3, 1)] {
+            let got = query::run_split(padded.as_bytes(), query, Split { threads, chunk }).ok();
+            assert_eq!(
+                got, expected,
+                "{padded:?} on {threads} threads, chunks of {chunk}"
+            );
+        }
+        std::fs::remove_file(path).unwrap();
+    }
 }
