@@ -6,7 +6,8 @@ export LC_ALL=C # decimal points, not commas, in printf and awk
 
 usage() {
   cat <<'EOF'
-Usage: ./bench.sh [--rows N | --file PATH | --quick] [--runs N] [--steps LIST] [--threads [N]] [--peers]
+Usage: ./bench.sh [--rows N | --file PATH | --quick | --1brc [ROWS]] [--runs N] [--in-process N]
+                  [--steps LIST] [--threads [N]] [--peers]
 
 Builds every step (cargo build --release --bins: the default members, not the exercises), then runs each step binary,
 the csv crate's baseline (its pass, and its GROUP BY: `baseline --query`) and the limit on the
@@ -30,7 +31,16 @@ Options:
   --file PATH    measure PATH
   --quick        a small generated file (20,000 rows) and one run, written under
                  target/bench/quick/: what CI runs
+  --1brc [ROWS]  the One Billion Row Challenge's file instead (station;temperature, 413
+                 stations): data/1brc-ROWS.txt, generated (by gen, with its reference
+                 answer) when missing [default ROWS: 10000000, about 146 MB]; the query
+                 steps only (5 and later, each with --format 1brc), no baseline (the
+                 csv crate's query is not the challenge's); results under target/bench/1brc/
   --runs N       runs of each row; the best is reported [default: 3]
+  --in-process N timed runs inside each step's process [default: 3; --quick: 1]: the
+                 table shows the best of all runs (MB/s) and each process's first run
+                 (first run MB/s, the median over the rounds), so that a first-touch cost
+                 shows as a gap between the two instead of hiding in one figure
   --steps LIST   only these steps, e.g. 1,3,4 [default: every steps/stepN_* crate]
   --threads [N]  add a limit row counted on N threads [default N: every core]; steps 7
                  and 8 and the peers use every core whatever it says (the table notes
@@ -62,7 +72,7 @@ die() {
 cd "$(dirname "$0")"
 root=$PWD
 
-rows="" file="" runs="" steps_list="" quick=0 threads="" peers=0
+rows="" file="" runs="" steps_list="" quick=0 threads="" peers=0 brc="" in_process=""
 while [[ $# -gt 0 ]]; do
   case $1 in
     --rows) rows=${2:?--rows needs N}; shift 2 ;;
@@ -70,6 +80,9 @@ while [[ $# -gt 0 ]]; do
     --runs) runs=${2:?--runs needs N}; shift 2 ;;
     --steps) steps_list=${2:?--steps needs a LIST such as 1,3,4}; shift 2 ;;
     --quick) quick=1; shift ;;
+    --in-process) in_process=${2:?--in-process needs N}; shift 2 ;;
+    --1brc)
+      if [[ ${2:-} =~ ^[0-9]+$ ]]; then brc=$2; shift 2; else brc=10000000; shift; fi ;;
     --peers) peers=1; shift ;;
     --threads)
       if [[ ${2:-} =~ ^[0-9]+$ ]]; then threads=$2; shift 2; else threads=all; shift; fi ;;
@@ -82,7 +95,10 @@ positive() { [[ $1 =~ ^[0-9]+$ && $1 -gt 0 ]] || die "$2 must be a positive inte
 [[ -z $rows ]] || positive "$rows" --rows
 [[ -z $runs ]] || positive "$runs" --runs
 [[ -z $threads || $threads == all ]] || positive "$threads" --threads
-(( (quick > 0) + (${#rows} > 0) + (${#file} > 0) <= 1 )) || die "--rows, --file and --quick exclude each other"
+[[ -z $in_process ]] || positive "$in_process" --in-process
+[[ -z $brc ]] || positive "$brc" --1brc
+(( (quick > 0) + (${#rows} > 0) + (${#file} > 0) + (${#brc} > 0) <= 1 )) || die "--rows, --file, --quick and --1brc exclude each other"
+[[ -z $brc ]] || (( ! peers )) || die "--1brc and --peers exclude each other: the peers run the bench file's query"
 [[ -z $file || -f $file ]] || die "no such file: $file"
 
 # --- the machine --------------------------------------------------------------------
@@ -151,6 +167,14 @@ else
     steps+=("$found")
   done
 fi
+if [[ -n $brc ]]; then # the query steps only: the ones that speak --format 1brc
+  query_steps=()
+  for s in "${steps[@]}"; do
+    (( ${s%% *} >= 5 )) && query_steps+=("$s")
+  done
+  [[ ${#query_steps[@]} -gt 0 ]] || die "--1brc runs the query steps (5 and later); --steps named none"
+  steps=("${query_steps[@]}")
+fi
 # Ladder order, whatever the order of --steps: the first step is the fingerprint's reference.
 sorted=()
 while read -r line; do sorted+=("$line"); done < <(printf '%s\n' "${steps[@]}" | sort -n -u)
@@ -164,6 +188,12 @@ if (( quick )); then
   file=target/bench/quick/quick.csv
   "$bin/gen" --rows 20000 --out "$file" >/dev/null
   runs=${runs:-1}
+  in_process=${in_process:-1}
+elif [[ -n $brc ]]; then
+  out_dir=$root/target/bench/1brc
+  mkdir -p "$out_dir"
+  file=data/1brc-$brc.txt
+  [[ -f $file ]] || "$bin/gen" --format 1brc --rows "$brc" --stations 413 --out "$file"
 elif [[ -n $rows ]]; then
   file=data/bench-$rows.csv
   [[ -f $file ]] || "$bin/gen" --rows "$rows" --out "$file"
@@ -173,6 +203,7 @@ elif [[ -z $file ]]; then
 fi
 [[ -f $file ]] || die "no such file: $file"
 runs=${runs:-3}
+in_process=${in_process:-3}
 mkdir -p "$out_dir/logs"
 rm -f "$out_dir"/logs/*.log
 runs_file=$out_dir/runs.jsonl
@@ -181,6 +212,8 @@ runs_file=$out_dir/runs.jsonl
 step_names=("${steps[@]#* }")
 peer_rows=""
 (( ! peers )) || peer_rows=yes
+baseline_rows=", the baseline (csv crate: its pass and its query${peer_rows:+; the same query on simd-csv})"
+[[ -z $brc ]] || baseline_rows=""
 bytes=$(wc -c <"$file" | tr -d ' ')
 crs=$(head -c 1000000 "$file" | tr -cd '\r' | wc -c | tr -d ' ')
 if (( crs > 0 )); then ending=CRLF; else ending=LF; fi # a first look; the table counts
@@ -189,8 +222,8 @@ cat >&2 <<EOF
 Machine:   $cpu, $ncores cores, $mem memory ($os)
 Toolchain: $rustc_version
 File:      $file ($(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB, $ending line endings)
-Runs:      best of $runs per row, interleaved (round 1 of every row, then round 2, ...)
-Rows:      ${step_names[*]}, the baseline (csv crate: its pass and its query${peer_rows:+; the same query on simd-csv}), the limit${threads:+ (1 core and $threads threads)}${peer_rows:+, the peers (Polars, DuckDB, pyarrow) if they install}
+Runs:      best of $runs per row, interleaved (round 1 of every row, then round 2, ...); $in_process timed runs in each step's process
+Rows:      ${step_names[*]}${brc:+ (--format 1brc)}$baseline_rows, the limit${threads:+ (1 core and $threads threads)}${peer_rows:+, the peers (Polars, DuckDB, pyarrow) if they install}
 EOF
 
 # --- the runs ------------------------------------------------------------------------
@@ -204,13 +237,13 @@ for name in "${step_names[@]}"; do
   flag=--json
   help=$("$bin/$name" --help 2>/dev/null || true)
   if [[ $help == *--row-json* ]]; then flag=--row-json; fi
-  rows_to_run+=("step $name $flag")
+  rows_to_run+=("step $name $flag${brc:+ --format 1brc}")
 done
 # A limit pass takes milliseconds, and the first passes of a process are the slowest
 # (here about 4 GB/s, rising to 11-12 GB/s by the eighth; a step's timed pass comes
 # after its gate has run for a while), so a limit run is its best of 20 passes.
 limit_passes=20
-rows_to_run+=("baseline baseline --json" "baseline baseline-query --row-json --query")
+[[ -n $brc ]] || rows_to_run+=("baseline baseline --json" "baseline baseline-query --row-json --query")
 (( ! peers )) || rows_to_run+=("baseline baseline-simd --row-json --query --simd-csv")
 rows_to_run+=("limit limit --json")
 [[ -z $threads ]] || rows_to_run+=("limit limit-$threads --json --threads $threads")
@@ -255,6 +288,7 @@ run_row() { # round, role, name, flag, options...
   local log=$out_dir/logs/$name.$round.log json status=0
   local passes=1
   if [[ $role == limit ]]; then passes=$limit_passes; fi
+  if [[ $role == step ]]; then passes=$in_process; fi
   json=$("${command[@]}" "$file" "$flag" --runs "$passes" 2>"$log") || status=$?
   if [[ $role == peer && $json == \{*'"failed":'* ]]; then
     # A peer that gives a wrong answer is a row that says so, never a time.
@@ -303,6 +337,8 @@ echo >&2
 "$bin/benchtool" chart "$out_dir/results.json" --out "$out_dir/mbps.svg"
 if [[ -n $baseline_note ]]; then
   echo "Note: $baseline_note" >&2
+elif [[ -n $brc ]]; then
+  echo "The 1BRC file has no baseline rows; every step's answer is byte-compared with gen's reference in the steps' tests (${file%.txt}.ref.txt here)." >&2
 else
   echo "The baseline's fingerprint equals $first_step's on this file." >&2
 fi

@@ -130,6 +130,27 @@ impl Row {
         self.best()["mb_per_s"].as_f64().unwrap_or(0.0)
     }
 
+    /// MB/s of the first timed run of each process (a fresh map of the file, the
+    /// pages not yet in this process's page tables), the median over the rounds;
+    /// `None` for a row whose runs give no `times_s` (the limit, the peers).
+    pub fn first_run_mb_per_s(&self) -> Option<f64> {
+        let mut firsts: Vec<f64> = self
+            .runs
+            .iter()
+            .filter(|r| r["runs"].as_u64().is_some_and(|n| n > 1))
+            .filter_map(|r| Some(r["bytes"].as_f64()? / r["times_s"][0].as_f64()? / 1e6))
+            .collect();
+        if firsts.is_empty() {
+            return None;
+        }
+        firsts.sort_by(f64::total_cmp);
+        let n = firsts.len();
+        Some(match n % 2 {
+            1 => firsts[n / 2],
+            _ => (firsts[n / 2 - 1] + firsts[n / 2]) / 2.0,
+        })
+    }
+
     /// Why a peer's row has no time: its first failed run's message (a wrong answer).
     pub fn failed(&self) -> Option<&str> {
         self.runs.iter().find_map(|r| r["failed"].as_str())
@@ -293,6 +314,7 @@ pub fn results(meta: &Meta, file: Value, rows: &[Row]) -> Value {
                 "idea": row.idea(),
                 "best_s": best["best_s"],
                 "mb_per_s": best["mb_per_s"],
+                "first_run_mb_per_s": row.first_run_mb_per_s(),
                 "mrows_per_s": best["mrows_per_s"],
                 "allocs_per_pass": best["allocs_per_pass"],
                 "x_step1": x_step1,
@@ -348,8 +370,8 @@ pub fn preamble(results: &Value) -> String {
 /// The markdown table of `results`, with its notes.
 pub fn table(results: &Value) -> String {
     let mut out = String::from(
-        "| step | idea added | MB/s | Mrows/s | heap allocs/pass | x step 1 | % of limit |\n\
-         |---|---|---:|---:|---:|---:|---:|\n",
+        "| step | idea added | MB/s | first run MB/s | Mrows/s | heap allocs/pass | x step 1 | % of limit |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|\n",
     );
     let empty = Vec::new();
     let rows = results["rows"].as_array().unwrap_or(&empty);
@@ -361,16 +383,17 @@ pub fn table(results: &Value) -> String {
         }
         if let Some(why) = row["failed"].as_str() {
             out += &format!(
-                "| {label} | {} | failed: {why} | – | – | – | – |\n",
+                "| {label} | {} | failed: {why} | – | – | – | – | – |\n",
                 s(&row["idea"])
             );
             continue;
         }
         out += &format!(
-            "| {} | {} | {} | {:.1} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {:.1} | {} | {} | {} |\n",
             label,
             s(&row["idea"]),
             thousands(f("mb_per_s").unwrap_or(0.0).round() as u64),
+            f("first_run_mb_per_s").map_or("–".to_string(), |x| thousands(x.round() as u64)),
             f("mrows_per_s").unwrap_or(0.0),
             row["allocs_per_pass"]
                 .as_u64()
@@ -387,7 +410,9 @@ pub fn table(results: &Value) -> String {
         );
     }
     out += "\nMB = 10^6 bytes of input; Mrows/s = 10^6 records per second (for a limit row: \
-            10^6 LFs per second). x step 1: MB/s over step 1's (*: a query step's \
+            10^6 LFs per second). MB/s: the best run of all (each process times several); \
+            first run MB/s: each process's first timed run, the median over the rounds (a fresh \
+            map of the file: a gap between the two is a first-touch cost, not the idea). x step 1: MB/s over step 1's (*: a query step's \
             time for the same query on step 1's parser over its own, both timed by the step). \
             % of limit: MB/s over the \
             one-core limit's (an LF count with memchr over a memory map: no parse can be \
@@ -482,14 +507,36 @@ mod tests {
         assert_eq!(results["file"]["records"], 3);
         let table = table(&results);
         assert!(
-            table.contains("| 1 step1 | i | 125 | 1.0 | 1,234 | 1.0 | 2.5% |"),
+            table.contains("| 1 step1 | i | 125 | – | 1.0 | 1,234 | 1.0 | 2.5% |"),
             "{table}"
         );
         assert!(
-            table.contains("| 2 step2 | i | 250 | 1.0 | 1,234 | 2.0 | 5.0% |"),
+            table.contains("| 2 step2 | i | 250 | – | 1.0 | 1,234 | 2.0 | 5.0% |"),
             "{table}"
         );
-        assert!(table.contains("| limit, 1 core | i | 5,000 | 1.0 | 1,234 | 40.0 | 100% |"));
+        assert!(table.contains("| limit, 1 core | i | 5,000 | – | 1.0 | 1,234 | 40.0 | 100% |"));
+    }
+
+    #[test]
+    fn the_first_run_is_the_median_of_each_process_s_first() {
+        let with_times = |first: f64| {
+            run("step", "step6", 6, 0.1, 1000.0).replace(
+                "\"idea\"",
+                &format!("\"bytes\":100000000,\"runs\":3,\"times_s\":[{first},0.1,0.1],\"idea\""),
+            )
+        };
+        let lines = [with_times(0.4), with_times(0.2), with_times(0.25)].join("\n");
+        let rows = rows(&lines).unwrap();
+        assert_eq!(rows[0].first_run_mb_per_s(), Some(400.0)); // 100 MB in 0.25 s
+        let table = table(&results(&Meta::default(), json!({}), &rows));
+        assert!(table.contains("| 6 step6 | i | 1,000 | 400 | 1.0 |"), "{table}");
+        // One run a process has no first run apart from its best.
+        let once = rows_of_one(with_times(0.4).replace("\"runs\":3", "\"runs\":1"));
+        assert_eq!(once.first_run_mb_per_s(), None);
+    }
+
+    fn rows_of_one(line: String) -> Row {
+        rows(&line).unwrap().remove(0)
     }
 
     #[test]
@@ -498,7 +545,7 @@ mod tests {
         query = query.replace("\"idea\"", "\"speedup_over_step1\":7.25,\"idea\"");
         let lines = [run("step", "step1", 1, 0.5, 100.0), query].join("\n");
         let results = results(&Meta::default(), json!({}), &rows(&lines).unwrap());
-        assert!(table(&results).contains("| 5 step5 | i | 500 | 1.0 | 1,234 | 7.2* | – |"));
+        assert!(table(&results).contains("| 5 step5 | i | 500 | – | 1.0 | 1,234 | 7.2* | – |"));
     }
 
     #[test]
@@ -530,11 +577,11 @@ mod tests {
         assert!(results["rows"][2]["x_step1"].is_null());
         let table = table(&results);
         assert!(
-            table.contains("| baseline (csv crate) | i | 500 | 1.0 | 1,234 | 5.0 | 10% |"),
+            table.contains("| baseline (csv crate) | i | 500 | – | 1.0 | 1,234 | 5.0 | 10% |"),
             "{table}"
         );
         assert!(
-            table.contains("| baseline query (csv crate) | i | 250 | 1.0 | 1,234 | – | 5.0% |"),
+            table.contains("| baseline query (csv crate) | i | 250 | – | 1.0 | 1,234 | – | 5.0% |"),
             "{table}"
         );
         assert!(table.contains("A query row without x step 1"), "{table}");
@@ -589,7 +636,7 @@ mod tests {
         let results = results(&Meta::default(), json!({}), &rows);
         let table = table(&results);
         assert!(
-            table.contains("| polars 9.9 | p | 500 | 2.0 | – | – | 10% |"),
+            table.contains("| polars 9.9 | p | 500 | – | 2.0 | – | – | 10% |"),
             "{table}"
         );
         assert!(
@@ -612,7 +659,7 @@ mod tests {
             &rows(&lines).unwrap(),
         ));
         assert!(
-            table.contains("| 8 step8 | i | 125 | 1.0 | 1,234 | – | – |"),
+            table.contains("| 8 step8 | i | 125 | – | 1.0 | 1,234 | – | – |"),
             "{table}"
         );
         assert!(
