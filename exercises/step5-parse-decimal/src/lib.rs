@@ -93,6 +93,7 @@ pub use machine::Parser;
 pub use record::{Field, Record, Span};
 
 pub mod cli;
+pub mod digits;
 pub mod query;
 pub mod scan;
 

@@ -22,8 +22,6 @@
 //! 2^53) it leaves to [`crate::value::parse_value`], which gives the same bits for
 //! everything this takes: the same mantissa over the same power of ten.
 
-use crate::keys::{bytes16_ending, low_bytes};
-
 // ANCHOR: swar_decimal
 /// A plain decimal as [`swar_decimal`] reads it: `-` if `negative`, then `mantissa`
 /// over 10 to the `scale` (the digits after the '.').
@@ -115,6 +113,41 @@ const POWERS_OF_TEN: [f64; 16] = [
 fn high_bytes(n: usize) -> u128 {
     !low_bytes(16 - n.min(16))
 }
+
+/// The 16 bytes of `input` that end at `end` (exclusive) as one little-endian
+/// `u128`: one unaligned load, or near the input's start a copy into the top of 16
+/// zero bytes.
+#[inline(always)]
+pub fn bytes16_ending(input: &[u8], end: usize) -> u128 {
+    match end.checked_sub(16).and_then(|start| input.get(start..end)) {
+        Some(tail) => u128::from_le_bytes(tail.try_into().expect("16 bytes")),
+        None => {
+            let rest = &input[..end];
+            let mut tail = [0u8; 16];
+            tail[16 - rest.len()..].copy_from_slice(rest);
+            u128::from_le_bytes(tail)
+        }
+    }
+}
+
+/// Ones in the low `n` bytes (`n` ≤ 16), from a table: a `u128` shift by a variable
+/// amount is half a dozen instructions on a 64-bit CPU, a table load is one or two.
+#[inline(always)]
+fn low_bytes(n: usize) -> u128 {
+    LOW_BYTES[n.min(16)]
+}
+
+/// `LOW_BYTES[n]`: ones in the low `n` bytes.
+const LOW_BYTES: [u128; 17] = {
+    let mut table = [0u128; 17];
+    let mut n = 1;
+    while n < 16 {
+        table[n] = (1u128 << (8 * n)) - 1;
+        n += 1;
+    }
+    table[16] = u128::MAX;
+    table
+};
 
 // ANCHOR: swar_tricks
 /// 0x80 in each byte of `x` equal to `byte`, 0 elsewhere (exact: no false positives

@@ -52,7 +52,6 @@ pub mod blocks;
 pub mod cli;
 pub mod digits;
 pub mod index;
-pub mod keys;
 pub mod project;
 pub mod query;
 pub mod step1_query;

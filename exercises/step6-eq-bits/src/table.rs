@@ -24,12 +24,6 @@ pub trait GroupBy: Default {
     fn entry(&mut self, key: &[u8]) -> &mut Acc;
     /// The answer, in key order.
     fn to_groups(&self) -> Groups;
-    /// [`GroupBy::entry`] for a key prepared by [`crate::keys::Key`]; a table that
-    /// compares keys as words ([`crate::keys::KeyTable`]) uses its words.
-    #[inline]
-    fn entry_key(&mut self, key: crate::keys::Key<'_>) -> &mut Acc {
-        self.entry(key.bytes())
-    }
 }
 
 /// The table the query uses: the faster in `benches/query.rs` (see the crate docs).

@@ -12,7 +12,6 @@ use harness::dialect::{QUOTE, bom_len};
 use harness::query::{Groups, QueryError, line_at};
 
 use crate::digits::parse_swar;
-use crate::keys::{Key, KeyTable};
 use crate::machine::State;
 use crate::project::{Row, raw_cooked};
 use crate::table::{GroupBy, Winner};
@@ -131,8 +130,8 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     // ANCHOR: add_row
     /// [`Aggregator::add`] for a row of the projected walk over `input`, after the
     /// first record. The common row takes the fast path: a plain decimal value
-    /// parsed straight from the input's bytes ([`parse_swar`]), an unquoted key looked up by its
-    /// words ([`Key::in_input`]); anything else (a quoted field, an empty value,
+    /// parsed straight from the input's bytes ([`parse_swar`]), an unquoted key looked
+    /// up as it lies in the input; anything else (a quoted field, an empty value,
     /// `--null` texts, a value [`parse_swar`] does not take) goes through the
     /// cooked bytes, as [`Aggregator::add`].
     ///
@@ -162,8 +161,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             _ => self.cooked_value(input, index, row.start, value)?,
         };
         let acc = if plain && key.first() != Some(&QUOTE) {
-            self.table
-                .entry_key(Key::in_input(input, key_start, key_end))
+            self.table.entry(key)
         } else {
             let cooked = raw_cooked(key);
             self.table.entry(self.query.key(&cooked))
@@ -193,6 +191,35 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             text: text.into_owned(),
         })
     }
+
+    // ANCHOR: add_view
+    /// [`Aggregator::add`] for a record of this step's parser over `input`, with a
+    /// fast path for the common record: the value a plain decimal parsed straight
+    /// from the input ([`parse_swar`]), the key looked up as it lies in the input.
+    /// Anything else (the first record, a width that differs, a
+    /// field to unescape, `--null` texts, a value [`parse_swar`] does not take)
+    /// goes to [`Aggregator::add`], the same answer by the cooked bytes.
+    ///
+    /// # Errors
+    /// As [`Aggregator::add`].
+    #[inline]
+    pub fn add_view(&mut self, input: &[u8], record: &Record<'_, '_>) -> Result<(), QueryError> {
+        let spans = record.spans();
+        if let Some((key, value, width)) = self.columns
+            && spans.len() == width
+            && self.query.nulls.is_empty()
+            && !spans[key].needs_unescape
+            && !spans[value].needs_unescape
+            && let Some(number) = parse_swar(input, spans[value].start, spans[value].end)
+        {
+            self.records += 1;
+            let key = &input[spans[key].start..spans[key].end];
+            self.table.entry(key).add(Some(number));
+            return Ok(());
+        }
+        self.add(record, || line_at(input, spans[0].start))
+    }
+    // ANCHOR_END: add_view
 
     /// The columns' indexes and the width, from the first record (the header, or
     /// with `--no-header` the first data record): [`Query::columns`].
@@ -230,7 +257,7 @@ pub fn run(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
 }
 
 // ANCHOR: run_projected
-/// [`run`] by the projected walk ([`Parser::walk_projected`]) and the [`KeyTable`]:
+/// [`run`] by the projected walk ([`Parser::walk_projected`]):
 /// the state machine reads the first record (every field, for the names), the walk
 /// the rest (two fields of each). [`Tier::Scalar`] has no bitmaps to walk: it runs
 /// [`run_with`].
@@ -242,7 +269,7 @@ pub fn run_projected(input: &[u8], query: Query<'_>) -> Result<Groups, QueryErro
     if tier == Tier::Scalar {
         return run_with::<Winner>(input, query);
     }
-    let mut aggregator = Aggregator::<KeyTable>::new(query);
+    let mut aggregator = Aggregator::<Winner>::new(query);
     let mut parser = Parser::new(query.dialect.delimiter);
     let Some(from) = first_record(input, &mut parser, &mut aggregator)? else {
         return aggregator.finish(); // the input ended with its first record
@@ -302,8 +329,7 @@ pub fn run_with<T: GroupBy>(input: &[u8], query: Query<'_>) -> Result<Groups, Qu
     let mut failure = None;
     let parsed = Parser::new(query.dialect.delimiter).for_each_record(input, |record| {
         if failure.is_none() {
-            let line = || line_at(input, record.spans()[0].start);
-            failure = aggregator.add(&record, line).err();
+            failure = aggregator.add_view(input, &record).err();
         }
     });
     if let Some(e) = failure {

@@ -56,7 +56,6 @@ pub mod digits;
 pub mod exact;
 pub mod extremes;
 pub mod index;
-pub mod keys;
 pub mod project;
 pub mod query;
 pub mod step1_query;

@@ -17,12 +17,6 @@ pub trait GroupBy: Default {
     fn merge(&mut self, other: Self);
     /// The answer, in key order.
     fn to_groups(&self) -> Groups;
-    /// [`GroupBy::entry`] for a key prepared by [`crate::keys::Key`]; a table that
-    /// compares keys as words ([`crate::keys::KeyTable`]) uses its words.
-    #[inline]
-    fn entry_key(&mut self, key: crate::keys::Key<'_>) -> &mut Acc {
-        self.entry(key.bytes())
-    }
 }
 
 /// The table the query uses (step 6 measured it faster than a hand-written one).

@@ -12,7 +12,6 @@ use harness::dialect::QUOTE;
 use crate::chunks::{self, Plan};
 use crate::digits::parse_swar_fixed;
 use crate::exact::{Number, parse_number};
-use crate::keys::{Key, KeyTable};
 use crate::project::{Row, raw_cooked};
 use crate::table::{GroupBy, Winner};
 use crate::{Parser, Record, Tier};
@@ -157,8 +156,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             _ => self.cooked_value(input, index, row.start, value)?,
         };
         let acc = if plain && key.first() != Some(&QUOTE) {
-            self.table
-                .entry_key(Key::in_input(input, key_start, key_end))
+            self.table.entry(key)
         } else {
             let cooked = raw_cooked(key);
             self.table.entry(self.query.key(&cooked))
@@ -318,7 +316,7 @@ pub fn run_plan(
     threads: usize,
 ) -> Result<Groups, QueryError> {
     let tier = Tier::chosen().or_portable();
-    let (header, header_end) = read_header::<KeyTable>(input, query)?;
+    let (header, header_end) = read_header::<Winner>(input, query)?;
     let (key, value, _) = header.columns.expect("the header names the columns");
     let parts = chunks::map_chunks(
         threads,
