@@ -5,10 +5,10 @@
 //! only their bounds, not a span of every field ([`crate::index`]'s record).
 //!
 //! ```text
-//! record start r; for each separator bit j of the structural index:
-//!     n += 1;  next[min(n, last)] = j + 1      (where field n starts; one store, no branch)
-//!     at an LF: field f is next[f] .. next[f+1] - 1 (f < last), the width is n;
-//!               hand out (r, n, key field, value field); r = j + 1, n = 0
+//! record start r, n = 0 delimiters; for each separator bit j of the structural index:
+//!     a delimiter: n += 1; next[min(n, last)] = j + 1   (field n starts; one store, no branch)
+//!     an LF:       the width is n + 1; field f is next[f] .. next[f+1] - 1 (f < last);
+//!                  hand out (r, n + 1, key field, value field); r = j + 1, n = 0
 //! ```
 //!
 //! Fields past the last one the query reads all land in one spare slot, so a record

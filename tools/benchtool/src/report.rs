@@ -529,7 +529,10 @@ mod tests {
         let rows = rows(&lines).unwrap();
         assert_eq!(rows[0].first_run_mb_per_s(), Some(400.0)); // 100 MB in 0.25 s
         let table = table(&results(&Meta::default(), json!({}), &rows));
-        assert!(table.contains("| 6 step6 | i | 1,000 | 400 | 1.0 |"), "{table}");
+        assert!(
+            table.contains("| 6 step6 | i | 1,000 | 400 | 1.0 |"),
+            "{table}"
+        );
         // One run a process has no first run apart from its best.
         let once = rows_of_one(with_times(0.4).replace("\"runs\":3", "\"runs\":1"));
         assert_eq!(once.first_run_mb_per_s(), None);
