@@ -75,7 +75,7 @@ pub fn split(matches: &ArgMatches) -> Split {
 }
 
 /// The load that the options ask for (the command has [`schema_args`], and
-/// `--null` and `--no-header` from `harness::cli::query_args` or [`read_args`]).
+/// `--null` and `--no-header` from `harness::cli::query_args` or `read_args`).
 ///
 /// # Errors
 /// [`TableError::Schema`] for a `--schema` that does not parse, or a `--null` that

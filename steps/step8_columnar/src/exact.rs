@@ -158,7 +158,7 @@ impl ExactSum {
 impl ExactSum {
     /// The sum divided by `n` (the group's non-NULL values): rounded once when every
     /// value was a plain decimal and the sum did not wrap, as the ratio of integers
-    /// `fixed / (n * 10^18)` ([`ratio_to_f64`]); otherwise `to_f64() / n`, rounded
+    /// `fixed / (n * 10^18)` ([`crate::extremes::ratio_to_f64`]); otherwise `to_f64() / n`, rounded
     /// twice (still the same for every order of the values).
     pub fn mean(&self, n: u64) -> f64 {
         if self.wraps == 0 && self.partials.is_empty() && n > 0 {
