@@ -102,27 +102,33 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
                 found: record.width(),
             });
         }
-        let text = record.cooked(value);
-        let parsed = if self.query.is_null(&text) {
-            Ok(None) // empty, or a `--null` text
-        } else {
-            parse_value(&text)
-        };
-        let Ok(number) = parsed else {
-            let column = self.query.sum.to_string();
-            return Err(QueryError::InvalidNumber {
-                record: index,
-                line: line(),
-                column,
-                text: text.into_owned(),
-            });
-        };
+        let number = self.value_of(record.cooked(value), index, line)?;
         self.table
             .entry(self.query.key(&record.cooked(key)))
             .add(number);
         Ok(())
     }
     // ANCHOR_END: add
+
+    /// The value of record `index` from its cooked bytes `text`: NULL (empty, or a
+    /// `--null` text), a number, or [`QueryError::InvalidNumber`] on the line that
+    /// `line` gives.
+    fn value_of(
+        &self,
+        text: Cow<'_, [u8]>,
+        index: u64,
+        line: impl FnOnce() -> u64,
+    ) -> Result<Option<f64>, QueryError> {
+        if self.query.is_null(&text) {
+            return Ok(None); // empty, or a `--null` text
+        }
+        parse_value(&text).map_err(|_| QueryError::InvalidNumber {
+            record: index,
+            line: line(),
+            column: self.query.sum.to_string(),
+            text: text.into_owned(),
+        })
+    }
 
     // ANCHOR: add_view
     /// [`Aggregator::add`] for a record of this step's parser over `input`, with a

@@ -9,7 +9,7 @@
 //! "3082257"      the bytes below it moved up one, over it   right-aligned, zeros below
 //! 3,0,8,2,2,5,7  each checked a digit, its low nibble kept  16 digit values, leading zeros
 //! 3082257        pairs, quads, eights, then the two halves  the mantissa
-//! 3082257 / 10^2                                    Clinger's fast path, as parse_decimal
+//! -30822.57      the mantissa over 10^2, the sign set       Clinger's fast path, as parse_decimal
 //! ```
 //!
 //! The pair-combining multiplies are Lemire's "eight digits at once" (Daniel Lemire,
@@ -98,8 +98,10 @@ pub fn parse_swar(input: &[u8], start: usize, end: usize) -> Option<f64> {
 }
 // ANCHOR_END: swar_decimal
 
-const ASCII_ZEROS: u128 = 0x3030_3030_3030_3030_3030_3030_3030_3030;
-const LOW_NIBBLES: u128 = 0x0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F_0F0F;
+/// 0x01 in every byte: `ONES * b` is the byte `b` in every byte.
+const ONES: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
+const ASCII_ZEROS: u128 = ONES * 0x30;
+const LOW_NIBBLES: u128 = ONES * 0x0F;
 
 const POWERS_OF_TEN: [f64; 16] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -115,7 +117,7 @@ fn high_bytes(n: usize) -> u128 {
 /// `u128`: one unaligned load, or near the input's start a copy into the top of 16
 /// zero bytes.
 #[inline(always)]
-pub fn bytes16_ending(input: &[u8], end: usize) -> u128 {
+fn bytes16_ending(input: &[u8], end: usize) -> u128 {
     match end.checked_sub(16).and_then(|start| input.get(start..end)) {
         Some(tail) => u128::from_le_bytes(tail.try_into().expect("16 bytes")),
         None => {
@@ -151,8 +153,8 @@ const LOW_BYTES: [u128; 17] = {
 /// from borrows, as `(x - 0x01..) & !x & 0x80..` would give).
 #[inline(always)]
 fn equal_bytes(x: u128, byte: u8) -> u128 {
-    const LOW7: u128 = 0x7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F_7F7F;
-    let zero_where_equal = x ^ (ASCII_ZEROS / 0x30 * u128::from(byte));
+    const LOW7: u128 = ONES * 0x7F;
+    let zero_where_equal = x ^ (ONES * u128::from(byte));
     // Adding 0x7F to the low 7 bits sets bit 7 for any non-zero low part; OR-ing
     // the byte keeps a high bit of its own. Neither carries into the next byte.
     !((zero_where_equal & LOW7).wrapping_add(LOW7) | zero_where_equal | LOW7)
@@ -163,10 +165,9 @@ fn equal_bytes(x: u128, byte: u8) -> u128 {
 /// comes only from a byte that fails the test itself.
 #[inline(always)]
 fn all_digits(x: u128) -> bool {
-    const HIGH: u128 = 0xF0F0_F0F0_F0F0_F0F0_F0F0_F0F0_F0F0_F0F0;
-    const SIXES: u128 = 0x0606_0606_0606_0606_0606_0606_0606_0606;
-    let threes = ASCII_ZEROS / 0x30 * 0x33;
-    (x & HIGH) | ((x.wrapping_add(SIXES) & HIGH) >> 4) == threes
+    const HIGH: u128 = ONES * 0xF0;
+    const SIXES: u128 = ONES * 0x06;
+    (x & HIGH) | ((x.wrapping_add(SIXES) & HIGH) >> 4) == ONES * 0x33
 }
 
 /// The number written by 8 digit values (0-9), the most significant in the low byte:

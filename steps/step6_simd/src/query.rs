@@ -102,27 +102,33 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
                 found: record.width(),
             });
         }
-        let text = record.cooked(value);
-        let parsed = if self.query.is_null(&text) {
-            Ok(None) // empty, or a `--null` text
-        } else {
-            parse_value(&text)
-        };
-        let Ok(number) = parsed else {
-            let column = self.query.sum.to_string();
-            return Err(QueryError::InvalidNumber {
-                record: index,
-                line: line(),
-                column,
-                text: text.into_owned(),
-            });
-        };
+        let number = self.value_of(record.cooked(value), index, line)?;
         self.table
             .entry(self.query.key(&record.cooked(key)))
             .add(number);
         Ok(())
     }
     // ANCHOR_END: add
+
+    /// The value of record `index` from its cooked bytes `text`: NULL (empty, or a
+    /// `--null` text), a number, or [`QueryError::InvalidNumber`] on the line that
+    /// `line` gives.
+    fn value_of(
+        &self,
+        text: Cow<'_, [u8]>,
+        index: u64,
+        line: impl FnOnce() -> u64,
+    ) -> Result<Option<f64>, QueryError> {
+        if self.query.is_null(&text) {
+            return Ok(None); // empty, or a `--null` text
+        }
+        parse_value(&text).map_err(|_| QueryError::InvalidNumber {
+            record: index,
+            line: line(),
+            column: self.query.sum.to_string(),
+            text: text.into_owned(),
+        })
+    }
 
     // ANCHOR: add_row
     /// [`Aggregator::add`] for a row of the projected walk over `input`, after the
@@ -153,9 +159,19 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         let [(key_start, key_end), (value_start, value_end)] = row.fields;
         let (key, value) = (&input[key_start..key_end], &input[value_start..value_end]);
         let plain = self.query.nulls.is_empty();
-        let number = match parse_swar(input, value_start, value_end) {
-            Some(v) if plain => Some(v),
-            _ => self.cooked_value(input, index, row.start, value)?,
+        // (With `--null` texts, none of which is a number, every value takes the
+        // cooked path, which checks them first.)
+        let fast = if plain {
+            parse_swar(input, value_start, value_end)
+        } else {
+            None
+        };
+        let number = match fast {
+            Some(v) => Some(v),
+            None => {
+                let line = || line_at(input, row.start);
+                self.value_of(raw_cooked(value), index, line)?
+            }
         };
         let acc = if plain && key.first() != Some(&QUOTE) {
             self.table.entry(key)
@@ -167,27 +183,6 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         Ok(())
     }
     // ANCHOR_END: add_row
-
-    /// The value of a row the fast path did not take: cooked, NULL or parsed.
-    #[cold]
-    fn cooked_value(
-        &self,
-        input: &[u8],
-        index: u64,
-        start: usize,
-        value: &[u8],
-    ) -> Result<Option<f64>, QueryError> {
-        let text = raw_cooked(value);
-        if self.query.is_null(&text) {
-            return Ok(None); // empty, or a `--null` text
-        }
-        parse_value(&text).map_err(|_| QueryError::InvalidNumber {
-            record: index,
-            line: line_at(input, start),
-            column: self.query.sum.to_string(),
-            text: text.into_owned(),
-        })
-    }
 
     // ANCHOR: add_view
     /// [`Aggregator::add`] for a record of this step's parser over `input`, with a
