@@ -18,8 +18,18 @@
 //! same bytes as a one-thread build's.
 //!
 //! Files: `col{k}.index.offsets` (u64 LE, groups + 1: group g's rows are
-//! `rows[offsets[g]..offsets[g + 1]]`) and `col{k}.index.rows` (u64 LE row numbers).
-//! A group's key is the value of its first row.
+//! `rows[offsets[g]..offsets[g + 1]]`), `col{k}.index.rows` (u64 LE row numbers) and
+//! `col{k}.index.slots` (u32 LE, a power of two of at least twice the groups: an
+//! open-addressed table, linear probing, 0 for an empty slot, else group + 1). A
+//! group's key is the value of its first row.
+//!
+//! The slots make the index answer `--where COLUMN=VALUE` without reading every
+//! group: hash the value ([`hash_key`]), walk the slots from `hash & (len - 1)` to
+//! the first empty one, and compare the key of each group met. The hash is written
+//! here, not drawn at random per process as hashbrown's is, because the slots are
+//! saved and read back by another process. A string column's slots hash the string's
+//! bytes, not its symbol id, so that a query can look a text up without a symbol
+//! table of its own.
 
 use std::hash::BuildHasher;
 
@@ -37,6 +47,51 @@ pub struct HashIndex {
     pub offsets: Vec<u64>,
     /// Row numbers, grouped, in row order within each group.
     pub rows: Vec<u64>,
+    /// The open-addressed slots (group + 1, 0 when empty), filled by [`HashIndex::fill_slots`].
+    pub slots: Vec<u32>,
+}
+
+// ANCHOR: hash_key
+/// The slots' hash of a key's bytes: eight bytes at a time, each word mixed in with a
+/// rotate, an xor and a multiply by an odd constant (the scheme of Firefox's and
+/// rustc's FxHash), then the length; the high bits folded down, since the slot is
+/// taken from the low ones. The same bits in every process and on every machine.
+pub fn hash_key(bytes: &[u8]) -> u64 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mix = |h: u64, word: u64| (h.rotate_left(5) ^ word).wrapping_mul(K);
+    let mut words = bytes.chunks_exact(8);
+    let mut h = words.by_ref().fold(0, |h, w| {
+        mix(h, u64::from_le_bytes(w.try_into().expect("8")))
+    });
+    let mut tail = [0u8; 8];
+    tail[..words.remainder().len()].copy_from_slice(words.remainder());
+    h = mix(mix(h, u64::from_le_bytes(tail)), bytes.len() as u64);
+    h ^ (h >> 29)
+}
+// ANCHOR_END: hash_key
+
+impl HashIndex {
+    /// Groups in the index.
+    pub fn groups(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    // ANCHOR: fill_slots
+    /// Fills [`HashIndex::slots`], group `g` under `hash_of(g)`, groups in order, so
+    /// that the slots are the same bytes whatever the build's threads.
+    pub fn fill_slots(&mut self, hash_of: impl Fn(usize) -> u64) {
+        let len = (2 * self.groups()).next_power_of_two().max(2);
+        let mut slots = vec![0u32; len];
+        for g in 0..self.groups() {
+            let mut s = hash_of(g) as usize & (len - 1);
+            while slots[s] != 0 {
+                s = (s + 1) & (len - 1);
+            }
+            slots[s] = g as u32 + 1;
+        }
+        self.slots = slots;
+    }
+    // ANCHOR_END: fill_slots
 }
 
 // ANCHOR: build
@@ -127,7 +182,11 @@ fn number_in_order(n: usize, lists: &[Vec<u64>], parts: &[Groups]) -> HashIndex 
             *slot += 1;
         }
     }
-    HashIndex { offsets, rows }
+    HashIndex {
+        offsets,
+        rows,
+        slots: Vec::new(),
+    }
 }
 
 #[cfg(test)]
@@ -147,7 +206,7 @@ mod tests {
         }
         let mut index = HashIndex {
             offsets: vec![0],
-            rows: Vec::new(),
+            ..HashIndex::default()
         };
         for k in order {
             index.rows.extend(&rows[&k]);
@@ -181,8 +240,46 @@ mod tests {
             build(&[], 2),
             HashIndex {
                 offsets: vec![0],
-                rows: vec![]
+                ..HashIndex::default()
             }
         );
+    }
+
+    #[test]
+    fn every_group_is_found_from_its_slot() {
+        let keys: Vec<[u8; 16]> = (0..3_000u128)
+            .map(|i| (i * i % 1_009).to_le_bytes())
+            .collect();
+        let mut index = build(&keys, 2);
+        let key_of = |g: usize| keys[index.rows[index.offsets[g] as usize] as usize];
+        let hashes: Vec<u64> = (0..index.groups()).map(|g| hash_key(&key_of(g))).collect();
+        index.fill_slots(|g| hashes[g]);
+        assert!(index.slots.len() >= 2 * index.groups());
+        assert_eq!(
+            index.slots.iter().filter(|&&s| s != 0).count(),
+            index.groups()
+        );
+        let len = index.slots.len();
+        for (g, &hash) in hashes.iter().enumerate() {
+            let mut s = hash as usize & (len - 1);
+            while index.slots[s] != g as u32 + 1 {
+                assert_ne!(index.slots[s], 0, "group {g} is not on its probe path");
+                s = (s + 1) & (len - 1);
+            }
+        }
+    }
+
+    #[test]
+    fn the_hash_is_fixed_and_sees_every_byte_and_the_length() {
+        // Fixed: a saved index is read by other processes.
+        assert_eq!(hash_key(b"books"), hash_key(b"books"));
+        let base = hash_key(b"abcdefghijk");
+        for i in 0..11 {
+            let mut other = *b"abcdefghijk";
+            other[i] ^= 1;
+            assert_ne!(hash_key(&other), base, "byte {i}");
+        }
+        assert_ne!(hash_key(b"a"), hash_key(b"a\0"));
+        assert_ne!(hash_key(b""), hash_key(b"\0"));
     }
 }

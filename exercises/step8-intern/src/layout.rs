@@ -15,6 +15,7 @@
 //!   col{k}.exact         float64 only: i128 LE, each value's exact decimal or i128::MIN
 //!   col{k}.index.offsets the hash index of column k, if asked for (crate::hash_index)
 //!   col{k}.index.rows
+//!   col{k}.index.slots
 //! ```
 //!
 //! Every file is a raw little-endian array: it can be memory-mapped and read as it
@@ -104,7 +105,9 @@ pub fn write_index(dir: &Path, k: usize, index: &HashIndex) -> std::io::Result<(
     write_file(
         &column_file(dir, k, "index.rows"),
         [&bytes(&index.rows)[..]],
-    )
+    )?;
+    let slots: Vec<u8> = index.slots.iter().flat_map(|s| s.to_le_bytes()).collect();
+    write_file(&column_file(dir, k, "index.slots"), [&slots[..]])
 }
 
 /// Writes the symbol file.

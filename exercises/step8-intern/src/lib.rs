@@ -66,6 +66,7 @@ pub mod load;
 pub mod manifest;
 pub mod query;
 pub mod scan;
+pub mod select;
 pub mod symbols;
 pub mod table;
 pub mod table_query;

@@ -45,7 +45,7 @@ pub fn export(table: &Table, path: &Path) -> Result<(), TableError> {
     let mut arrays = Vec::new();
     for (k, column) in table.manifest.columns.iter().enumerate() {
         let files = table.column(k)?;
-        let array = to_array(table, &files).map_err(io)?;
+        let array = to_array(table, files).map_err(io)?;
         let nullable = column.nulls > 0;
         fields.push(Field::new(
             key_text(&column.name),

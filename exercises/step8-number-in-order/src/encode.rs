@@ -170,7 +170,7 @@ impl<'t> ChunkColumns<'t> {
 
 /// Appends `field` to a column of type `ty` (not `string`); false when it is not one.
 #[inline]
-fn push_typed(column: &mut ColumnChunk, ty: ColumnType, field: &[u8]) -> bool {
+pub(crate) fn push_typed(column: &mut ColumnChunk, ty: ColumnType, field: &[u8]) -> bool {
     let valid = !field.is_empty();
     column.valid.push(valid);
     let values = &mut column.values;

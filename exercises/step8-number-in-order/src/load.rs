@@ -174,7 +174,14 @@ pub fn load_timed(
                 .iter()
                 .position(Option::is_some)
                 .expect("resolved");
-            Some((k, hash_index::build(&index_keys(&chunks, k), split.threads)))
+            let keys = index_keys(&chunks, k);
+            let mut index = hash_index::build(&keys, split.threads);
+            let first_key = |g: usize| &keys[index.rows[index.offsets[g] as usize] as usize];
+            let hashes: Vec<u64> = (0..index.groups())
+                .map(|g| slot_hash(types[k], first_key(g), &symbols))
+                .collect();
+            index.fill_slots(|g| hashes[g]);
+            Some((k, index))
         }
         None => None,
     };
@@ -428,6 +435,18 @@ fn index_keys(chunks: &[ChunkColumns<'_>], k: usize) -> Vec<[u8; 16]> {
         }
     }
     keys
+}
+
+/// The slots' hash of an index key ([`hash_index::hash_key`]): a string's bytes, or
+/// the key's 16 bytes for any other type.
+pub fn slot_hash(ty: ColumnType, key: &[u8; 16], symbols: &symbols::Symbols) -> u64 {
+    match ty {
+        ColumnType::String => {
+            let id = u32::from_le_bytes(key[..4].try_into().expect("4"));
+            hash_index::hash_key(symbols.get(id as usize))
+        }
+        _ => hash_index::hash_key(key),
+    }
 }
 
 fn manifest(

@@ -7,8 +7,9 @@
 //! the same query over the CSV with step 7's path, interleaved; the answer, the row
 //! (the load's throughput) and the two queries' times.
 //!
-//! `step8 load FILE TABLE_DIR [--schema S]` loads; `step8 query TABLE_DIR
-//! [--group-by C] [--sum C] [--json]` queries a loaded table.
+//! `step8 load FILE TABLE_DIR [--schema S] [--index C]` loads; `step8 query TABLE_DIR
+//! [--group-by C] [--sum C] [--where C=V [--scan]] [--json] [--verbose]` queries a
+//! loaded table.
 
 extern crate step8_number_in_order as step8;
 
@@ -26,6 +27,7 @@ use step8::error::TableError;
 use step8::load::{LoadOptions, Phases, load_timed};
 use step8::query::{self, Query, Split};
 use step8::scan::Table;
+use step8::select::{Where, describe, select};
 use step8::{Step8, table_query};
 
 #[global_allocator]
@@ -60,6 +62,33 @@ fn command() -> Command {
                 .long("json")
                 .action(ArgAction::SetTrue)
                 .help("print the answer (or the error) as JSON"),
+        )
+        .arg(
+            Arg::new("where")
+                .long("where")
+                .value_name("COLUMN=VALUE")
+                .help("only the rows whose COLUMN equals VALUE (empty: NULL); through the column's hash index if the load built one (--index), else by a scan"),
+        )
+        .arg(
+            Arg::new("scan")
+                .long("scan")
+                .action(ArgAction::SetTrue)
+                .requires("where")
+                .help("find the --where rows by a scan even when the column has an index (to compare)"),
+        )
+        .arg(
+            Arg::new("runs")
+                .long("runs")
+                .value_name("N")
+                .default_value("1")
+                .value_parser(clap::value_parser!(u32).range(1..))
+                .help("run the query N times over the open table (the first run maps the columns and faults their pages in)"),
+        )
+        .arg(
+            Arg::new("verbose")
+                .long("verbose")
+                .action(ArgAction::SetTrue)
+                .help("say how the rows were found and how long each run took"),
         );
     let export = Command::new("export")
         .about("write the table at TABLE_DIR as an Arrow IPC file (needs --features arrow)")
@@ -169,11 +198,36 @@ fn query_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let json = m.get_flag("json");
     let read = query_options(m)?;
     let query = cli::query(m, &read);
-    let start = Instant::now();
-    let groups = Table::open(dir)
-        .and_then(|table| table_query::run(&table, query, split(m).threads))
+    let filter = m
+        .get_one::<String>("where")
+        .map(|w| Where::parse(w))
+        .transpose()
         .map_err(|e| report(&e, json))?;
-    let seconds = start.elapsed().as_secs_f64();
+    let runs = *m.get_one::<u32>("runs").expect("a default");
+    let start = Instant::now();
+    let table = Table::open(dir).map_err(|e| report(&e, json))?;
+    let mut seconds = Vec::new();
+    let mut answer = None;
+    for _ in 0..runs {
+        let (groups, access) = select(&table, filter, !m.get_flag("scan"))
+            .and_then(|(selection, access)| {
+                let groups =
+                    table_query::run_selected(&table, query, &selection, split(m).threads)?;
+                Ok((groups, access))
+            })
+            .map_err(|e| report(&e, json))?;
+        seconds.push(start.elapsed().as_secs_f64() - seconds.iter().sum::<f64>());
+        if m.get_flag("verbose") {
+            let rows = groups.values().map(|g| g.count).sum();
+            eprintln!(
+                "{} in {:.3} ms",
+                describe(filter, access, rows),
+                seconds.last().expect("one run") * 1e3
+            );
+        }
+        answer = Some(groups);
+    }
+    let (groups, seconds) = (answer.expect("one run at least"), seconds[0]);
     if json {
         println!("{}", groups_to_json_with(&groups, query.aggs));
     } else if read.brc {

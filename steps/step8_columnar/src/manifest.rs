@@ -9,8 +9,9 @@ use crate::infer::ColumnType;
 
 /// The format this step writes and reads.
 pub const FORMAT: &str = "step8-splayed-table";
-/// Its version; a reader refuses any other.
-pub const VERSION: u64 = 1;
+/// Its version; a reader refuses any other. Version 2 added the hash index's slots
+/// (`col{k}.index.slots`), which `--where` looks a value up in.
+pub const VERSION: u64 = 2;
 
 /// One column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -167,7 +168,7 @@ mod tests {
         };
         assert_eq!(Manifest::from_json(&m.to_json()), Ok(m.clone()));
         let mut other = m.to_json();
-        other["version"] = 2.into();
+        other["version"] = (VERSION + 1).into();
         assert!(Manifest::from_json(&other).unwrap_err().contains("version"));
     }
 }

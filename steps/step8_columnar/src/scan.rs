@@ -3,24 +3,28 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use harness::query::{QueryError, find_column};
 use memmap2::Mmap;
 
 use crate::error::TableError;
-use crate::hash_index::HashIndex;
 use crate::infer::ColumnType;
 use crate::layout::{MANIFEST, SYMBOL_BYTES, SYMBOL_OFFSETS, column_file};
 use crate::manifest::Manifest;
 use crate::value::POWERS_OF_TEN;
 
-/// An open table: its manifest and its symbol file.
+/// An open table: its manifest and its symbol file, and each column's files once a
+/// query asked for them (mapped once, so a second query does not fault the pages in
+/// again).
 pub struct Table {
     dir: PathBuf,
     /// What the table holds.
     pub manifest: Manifest,
     symbol_bytes: Mmap,
     symbol_offsets: Mmap,
+    columns: Vec<OnceLock<ColumnFiles>>,
+    index: OnceLock<Option<IndexFiles>>,
 }
 
 /// One column's files, mapped.
@@ -75,6 +79,10 @@ impl Table {
         let symbol_bytes = map_exact(dir, &dir.join(SYMBOL_BYTES), total)?;
         Ok(Table {
             dir: dir.to_path_buf(),
+            columns: (0..manifest.columns.len())
+                .map(|_| OnceLock::new())
+                .collect(),
+            index: OnceLock::new(),
             manifest,
             symbol_bytes,
             symbol_offsets,
@@ -91,11 +99,19 @@ impl Table {
         find_column(name, &names, true)
     }
 
-    /// Maps column `k`'s files, checking their sizes.
+    /// Column `k`'s files, mapped on first use (their sizes checked).
     ///
     /// # Errors
     /// As [`Table::open`].
-    pub fn column(&self, k: usize) -> Result<ColumnFiles, TableError> {
+    pub fn column(&self, k: usize) -> Result<&ColumnFiles, TableError> {
+        if let Some(files) = self.columns[k].get() {
+            return Ok(files);
+        }
+        let files = self.map_column(k)?;
+        Ok(self.columns[k].get_or_init(|| files))
+    }
+
+    fn map_column(&self, k: usize) -> Result<ColumnFiles, TableError> {
         let ty = self.manifest.columns[k].ty;
         let rows = self.manifest.rows;
         let file = |part| column_file(&self.dir, k, part);
@@ -114,40 +130,53 @@ impl Table {
         })
     }
 
-    /// The hash index of column `k` ([`crate::hash_index`]): its offsets (groups + 1)
-    /// and its rows, as `u64` arrays; `None` when the load built none on `k`.
+    /// The hash index of column `k` ([`crate::hash_index`]), its files mapped;
+    /// `None` when the load built none on `k`.
     ///
     /// # Errors
     /// As [`Table::open`].
-    pub fn index(&self, k: usize) -> Result<Option<HashIndex>, TableError> {
+    pub fn index(&self, k: usize) -> Result<Option<&IndexFiles>, TableError> {
         if self.manifest.index != Some(k) {
             return Ok(None);
         }
-        let rows = self.manifest.rows;
-        let offsets_file = column_file(&self.dir, k, "index.offsets");
-        let len = std::fs::metadata(&offsets_file).map_or(0, |m| m.len());
-        let offsets = map_exact(&self.dir, &offsets_file, len.max(8))?;
-        let row_file = map_exact(
-            &self.dir,
-            &column_file(&self.dir, k, "index.rows"),
-            8 * rows,
-        )?;
-        let words = |b: &[u8]| {
-            b.chunks_exact(8)
-                .map(|w| u64::from_le_bytes(w.try_into().expect("8")))
-                .collect::<Vec<u64>>()
-        };
-        let (offsets, rows_of) = (words(&offsets), words(&row_file));
-        if offsets.last() != Some(&rows) {
-            return Err(TableError::NotATable(
-                self.dir.clone(),
-                "the index does not cover every row".into(),
-            ));
+        if let Some(index) = self.index.get() {
+            return Ok(index.as_ref());
         }
-        Ok(Some(HashIndex {
+        let index = self.map_index(k)?;
+        Ok(self.index.get_or_init(|| Some(index)).as_ref())
+    }
+
+    fn map_index(&self, k: usize) -> Result<IndexFiles, TableError> {
+        let file = |part| column_file(&self.dir, k, part);
+        let len = |part| std::fs::metadata(file(part)).map_or(0, |m| m.len());
+        // The offsets are groups + 1 words; the slots a power of two of at least
+        // twice the groups.
+        let offsets = map_exact(
+            &self.dir,
+            &file("index.offsets"),
+            len("index.offsets").max(8),
+        )?;
+        let rows = map_exact(&self.dir, &file("index.rows"), 8 * self.manifest.rows)?;
+        let slots = map_exact(&self.dir, &file("index.slots"), len("index.slots").max(8))?;
+        let index = IndexFiles {
             offsets,
-            rows: rows_of,
-        }))
+            rows,
+            slots,
+        };
+        let groups = index.groups() as u64;
+        let bad = if index.offset(index.groups()) != self.manifest.rows {
+            Some("the index does not cover every row")
+        } else if !(index.slots.len() / 4).is_power_of_two()
+            || index.slots.len() / 4 < 2 * groups as usize
+        {
+            Some("the index's slots are not a power of two of twice its groups")
+        } else {
+            None
+        };
+        match bad {
+            Some(why) => Err(TableError::NotATable(self.dir.clone(), why.into())),
+            None => Ok(index),
+        }
     }
 
     /// The bytes of symbol `id`.
@@ -163,6 +192,51 @@ impl Table {
 /// Element `i` of a little-endian `u64` array.
 fn u64_at(bytes: &[u8], i: usize) -> u64 {
     u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+}
+
+/// A column's hash index as it lies on disk ([`crate::hash_index`]): three
+/// little-endian arrays, mapped, read where a query needs them.
+pub struct IndexFiles {
+    offsets: Mmap,
+    rows: Mmap,
+    slots: Mmap,
+}
+
+impl IndexFiles {
+    /// Groups in the index.
+    pub fn groups(&self) -> usize {
+        self.offsets.len() / 8 - 1
+    }
+
+    /// Where group `g`'s rows start in the row list (`g == groups()`: its end).
+    pub fn offset(&self, g: usize) -> u64 {
+        u64_at(&self.offsets, g)
+    }
+
+    /// Group `g`'s rows, as little-endian `u64` row numbers in row order.
+    pub fn rows_of(&self, g: usize) -> &[u8] {
+        let (from, to) = (self.offset(g) as usize, self.offset(g + 1) as usize);
+        // A damaged file (offsets out of order or past the rows) gives no rows, not
+        // a panic.
+        self.rows.get(8 * from..8 * to).unwrap_or(&[])
+    }
+
+    // ANCHOR: probe
+    /// The groups that may hold a key of hash `hash`, in probe order: from slot
+    /// `hash & (slots - 1)` up to the first empty slot (the caller compares each
+    /// group's key; [`crate::hash_index`] explains the slots).
+    pub fn probe(&self, hash: u64) -> impl Iterator<Item = usize> + '_ {
+        let len = self.slots.len() / 4;
+        let slot =
+            |s: usize| u32::from_le_bytes(self.slots[4 * s..4 * s + 4].try_into().expect("4"));
+        let start = hash as usize & (len - 1);
+        (0..len)
+            .map(move |i| slot((start + i) & (len - 1)))
+            .take_while(|&g| g != 0)
+            .map(|g| g as usize - 1)
+            .filter(|&g| g < self.groups())
+    }
+    // ANCHOR_END: probe
 }
 
 /// One value read back from a column.
@@ -224,6 +298,28 @@ impl ColumnFiles {
         }
     }
 }
+
+// ANCHOR: prefetch
+/// Asks the CPU to start loading row `i`'s value of `column` into the cache, without
+/// waiting for it; a hint, nothing on CPUs other than x86-64. A query over an index's
+/// scattered rows runs about three times faster with it (step 8's chapter).
+#[inline]
+pub fn prefetch(column: &ColumnFiles, i: usize) {
+    let Some(bytes) = column.values.get(column.ty.width() * i..) else {
+        return;
+    };
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 CPU has; it is a hint that
+    // reads no memory the program can see and never faults, and the pointer is in
+    // bounds of the mapping anyway.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(bytes.as_ptr().cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = bytes;
+}
+// ANCHOR_END: prefetch
 
 // ANCHOR: decimal_to_f64
 /// The `f64` nearest to `units` x 10^-`scale` (`i64::MIN`: -0.0): the same bits as

@@ -113,6 +113,11 @@ impl Symbols {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// The bytes of symbol `id`.
+    pub fn get(&self, id: usize) -> &[u8] {
+        &self.blob[self.offsets[id] as usize..self.offsets[id + 1] as usize]
+    }
 }
 
 /// A packed `(chunk, local id)`: the chunk in the high half.

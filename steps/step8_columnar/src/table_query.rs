@@ -19,11 +19,21 @@ use crate::error::TableError;
 use crate::exact::{Number, POWERS, SCALE, parse_number};
 use crate::infer::ColumnType;
 use crate::query::Query;
-use crate::scan::{ColumnFiles, Table, Value};
+use crate::scan::{ColumnFiles, Table, Value, prefetch};
+use crate::select::{Piece, Selection, key_is};
 use crate::table::Acc;
 
 /// Ranges of rows per thread: a few, so a slow thread does not hold up the rest.
 const RANGES_PER_THREAD: usize = 4;
+
+/// How many rows of an index's list ahead the prefetches go: enough misses in
+/// flight to cover a DRAM access's latency.
+const AHEAD: usize = 16;
+
+/// An index's rows are sparse, and worth prefetching, when fewer than one row in
+/// `SPARSE` is selected: then most rows' values lie on cache lines of their own (a
+/// line holds eight 8-byte values).
+const SPARSE: usize = 8;
 
 // ANCHOR: run
 /// Runs `query` over `table` on `threads` threads.
@@ -35,6 +45,19 @@ const RANGES_PER_THREAD: usize = 4;
 /// text is not kept, and `1.50` and `1.5` are two keys to step 7), and
 /// [`TableError::NotATable`] when a column's files are missing or of the wrong size.
 pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, TableError> {
+    run_selected(table, query, &Selection::All, threads)
+}
+
+/// [`run`] over the rows of `selection` only (`--where`, [`crate::select`]).
+///
+/// # Errors
+/// As [`run`]; a row that is not selected is not read, so its value cannot fail.
+pub fn run_selected(
+    table: &Table,
+    query: Query<'_>,
+    selection: &Selection,
+    threads: usize,
+) -> Result<Groups, TableError> {
     let (key, sum) = (
         table.column_index(query.group_by)?,
         table.column_index(query.sum)?,
@@ -43,14 +66,18 @@ pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, Ta
     let values = table.column(sum)?;
     let bound = table.manifest.columns[key].id_bound as usize;
     let groups = match keys.ty {
-        ColumnType::String => run_with(table, &values, query, threads, || BySymbol {
-            ids: &keys.values,
-            accs: vec![Acc::default(); bound],
+        ColumnType::String => run_with(table, (keys, values), query, selection, threads, || {
+            BySymbol {
+                ids: &keys.values,
+                accs: vec![Acc::default(); bound],
+            }
         }),
         ColumnType::Int64 | ColumnType::Date | ColumnType::Bool => {
-            run_with(table, &values, query, threads, || ByValue {
-                keys: &keys,
-                accs: hashbrown::HashMap::new(),
+            run_with(table, (keys, values), query, selection, threads, || {
+                ByValue {
+                    keys,
+                    accs: hashbrown::HashMap::new(),
+                }
             })
         }
         ty => {
@@ -66,8 +93,9 @@ pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, Ta
 /// The query with the groups kept in `S`, one per thread, merged at the end.
 fn run_with<S: Slots>(
     table: &Table,
-    values: &ColumnFiles,
+    (keys, values): (&ColumnFiles, &ColumnFiles),
     query: Query<'_>,
+    selection: &Selection,
     threads: usize,
     new_slots: impl Fn() -> S + Sync,
 ) -> Result<Groups, TableError> {
@@ -77,9 +105,40 @@ fn run_with<S: Slots>(
         threads,
         ranges,
         || (new_slots(), None),
-        |state, r| {
-            let (from, to) = (rows * r / ranges, rows * (r + 1) / ranges);
-            aggregate(table, values, from..to, state);
+        // One copy of the loop for each kind of piece, so that reading every row
+        // tests nothing per row.
+        |state, r| match selection.piece(rows, r, ranges) {
+            Piece::Range(range) => aggregate(table, values, range, state),
+            Piece::Filter(range, column, key) => {
+                let rows = range.filter(|&i| key_is(column, i, key));
+                aggregate(table, values, rows, state);
+            }
+            // ANCHOR: prefetch_rows
+            // A rare value's rows are scattered, one cache miss each in each column;
+            // knowing them in advance, the loop asks for the rows AHEAD on, so that
+            // the misses overlap instead of coming one after the other. A common
+            // value's rows share cache lines, which the hardware prefetcher follows
+            // by itself: there the hints cost more than they save (11.1 against
+            // 7.9 ms for a quarter of the 1 GB file's rows).
+            Piece::List(list) => {
+                let row = |j: usize| {
+                    u64::from_le_bytes(list[8 * j..8 * j + 8].try_into().expect("8")) as usize
+                };
+                let n = list.len() / 8;
+                let span = if n == 0 { 0 } else { row(n - 1) - row(0) + 1 };
+                if n * SPARSE < span {
+                    let rows = (0..n).map(|j| {
+                        if j + AHEAD < n {
+                            prefetch(values, row(j + AHEAD));
+                            prefetch(keys, row(j + AHEAD));
+                        }
+                        row(j)
+                    });
+                    aggregate(table, values, rows, state);
+                } else {
+                    aggregate(table, values, (0..n).map(row), state);
+                }
+            } // ANCHOR_END: prefetch_rows
         },
     )
     .1;
@@ -191,7 +250,7 @@ impl Slots for ByValue<'_> {
 fn aggregate<S: Slots>(
     table: &Table,
     values: &ColumnFiles,
-    range: std::ops::Range<usize>,
+    range: impl Iterator<Item = usize> + Clone,
     (accs, bad): &mut (S, Option<usize>),
 ) {
     let valid = |i: usize| {
@@ -246,7 +305,7 @@ fn aggregate<S: Slots>(
 fn add_rows<S: Slots, F: Fn(usize) -> Result<Option<Number>, ()> + ?Sized>(
     slots: &mut S,
     bad: &mut Option<usize>,
-    range: std::ops::Range<usize>,
+    range: impl Iterator<Item = usize>,
     value_of: &F,
 ) {
     for i in range {
