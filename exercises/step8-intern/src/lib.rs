@@ -64,6 +64,7 @@ pub mod infer;
 pub mod layout;
 pub mod load;
 pub mod manifest;
+pub mod mapped;
 pub mod query;
 pub mod scan;
 pub mod select;

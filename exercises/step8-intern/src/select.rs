@@ -18,7 +18,7 @@
 
 use harness::query::key_text;
 
-use crate::encode::{Bits, ColumnChunk, push_typed};
+use crate::encode::{Bits, ColumnChunk, Out, push_typed};
 use crate::error::TableError;
 use crate::hash_index::hash_key;
 use crate::infer::ColumnType;
@@ -151,19 +151,21 @@ pub fn key_is(column: &ColumnFiles, i: usize, key: &[u8; 16]) -> bool {
 
 /// VALUE's key in a column of type `ty` (not `string`): parsed as the load parses
 /// the column's fields, so `--where qty=07` finds the rows of `7`.
-fn typed_key(ty: ColumnType, value: &str, column: &str) -> Result<[u8; 16], TableError> {
+fn typed_key(ty: ColumnType, value_text: &str, column: &str) -> Result<[u8; 16], TableError> {
+    let (mut value, mut exact) = ([0u8; 8], [0u8; 16]);
     let mut one = ColumnChunk {
-        values: Vec::new(),
-        exact: Vec::new(),
+        values: Out::new(&mut value),
+        exact: Out::new(&mut exact),
         valid: Bits::default(),
     };
-    if !push_typed(&mut one, ty, value.as_bytes()) {
+    if !push_typed(&mut one, ty, value_text.as_bytes()) {
         return Err(TableError::Where(format!(
-            "{value:?} is not a value of column {column:?}, which is {ty}"
+            "{value_text:?} is not a value of column {column:?}, which is {ty}"
         )));
     }
     let mut key = [0u8; 16];
-    key[..one.values.len()].copy_from_slice(&one.values);
+    let filled = one.values.filled();
+    key[..filled.len()].copy_from_slice(filled);
     key[15] = u8::from(one.valid.get(0));
     Ok(key)
 }

@@ -166,10 +166,12 @@ fn load_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let input = step8::map(&path).map_err(|e| cli::fail("step8", &e))?;
     let options = load_options(m)?;
     let start = Instant::now();
-    let (manifest, phases) = load_timed(&input, dir, &options).map_err(|e| report(&e, false))?;
+    let (loaded, heap) = count_allocations(|| load_timed(&input, dir, &options));
+    let (manifest, phases) = loaded.map_err(|e| report(&e, false))?;
     let seconds = start.elapsed().as_secs_f64();
     if m.get_flag("verbose") {
         print_phases(&phases);
+        print_memory(heap, input.len());
     }
     let on_disk = dir_bytes(dir);
     println!(
@@ -274,6 +276,36 @@ fn print_phases(p: &Phases) {
         "load phases: plan {:.3} s, pass 1 (widths, types) {:.3} s, pass 2 (columns, dictionaries) {:.3} s, interning {:.3} s, hash index {:.3} s, writing {:.3} s",
         p.plan, p.infer, p.encode, p.intern, p.index, p.write
     );
+}
+
+/// The load's heap use and the process's peak resident memory, on stderr. The
+/// mapped CSV's pages count in the resident memory (as file pages, which the kernel
+/// can drop), so it is named apart.
+fn print_memory(heap: AllocCount, csv_bytes: usize) {
+    let mb = |b: u64| b as f64 / 1e6;
+    eprintln!(
+        "load heap: {} allocations, {:.1} MB asked for ({:.2}x the CSV's {:.1} MB)",
+        thousands(heap.allocations),
+        mb(heap.bytes),
+        heap.bytes as f64 / csv_bytes.max(1) as f64,
+        mb(csv_bytes as u64)
+    );
+    match peak_resident_bytes() {
+        Some(peak) => eprintln!(
+            "peak resident memory: {:.1} MB, of which up to {:.1} MB are the mapped CSV's pages",
+            mb(peak),
+            mb(csv_bytes as u64)
+        ),
+        None => eprintln!("peak resident memory: unknown here (no /proc/self/status)"),
+    }
+}
+
+/// The process's peak resident set (`VmHWM` in `/proc/self/status`), on Linux.
+fn peak_resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 /// Bytes of the files in `dir`.

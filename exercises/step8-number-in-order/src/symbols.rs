@@ -90,6 +90,22 @@ impl LocalDict {
     pub fn get(&self, id: usize) -> &[u8] {
         string(&self.blob, &self.ends, id)
     }
+
+    /// Bytes of all the strings.
+    pub fn bytes(&self) -> usize {
+        self.blob.len()
+    }
+
+    /// Room for `strings` more strings of `bytes` bytes in all, so that the arrays
+    /// are allocated once instead of doubling (their bytes asked for: about half).
+    /// The hash table still grows by doubling: sized up front it made the load's
+    /// pass 2 slower, 3.3 s against 2.2 on the 1 GB file (every early insert a cache
+    /// miss in a table of the chunk's final size), for all its saved rehashes.
+    pub fn reserve(&mut self, strings: usize, bytes: usize) {
+        self.ends.reserve(strings);
+        self.hashes.reserve(strings);
+        self.blob.reserve(bytes);
+    }
 }
 // ANCHOR_END: local
 
@@ -178,7 +194,9 @@ fn by_partition(dict: &LocalDict) -> Vec<Vec<u32>> {
 /// Partition `p`: for each chunk's strings in it (aligned with `lists[c][p]`), the
 /// key of the first string of the file with the same bytes.
 fn first_keys(dicts: &[LocalDict], lists: &[Vec<Vec<u32>>], p: usize) -> Vec<Vec<u64>> {
-    let mut table: HashTable<u64> = HashTable::new();
+    // At most every string of the partition is new: sized once, never rehashed.
+    let strings: usize = lists.iter().map(|l| l[p].len()).sum();
+    let mut table: HashTable<u64> = HashTable::with_capacity(strings);
     let bytes = |k: u64| dicts[(k >> 32) as usize].get((k & 0xFFFF_FFFF) as usize);
     let hash_of = |&k: &u64| dicts[(k >> 32) as usize].hashes[(k & 0xFFFF_FFFF) as usize];
     let mut out = Vec::with_capacity(dicts.len());

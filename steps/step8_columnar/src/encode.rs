@@ -1,6 +1,7 @@
-//! One chunk's records as columns: each field parsed once into its column's type,
-//! appended to the chunk's buffer for that column (little-endian bytes, as they go to
-//! disk), and strings interned into the chunk's dictionary.
+//! One chunk's records as columns: each field parsed once into its column's type and
+//! written where it lies in the column's file (little-endian bytes, the file mapped
+//! by the load at its final size, [`Out`]), and strings interned into the chunk's
+//! dictionary.
 
 use hashbrown::DefaultHashBuilder;
 
@@ -55,14 +56,49 @@ impl Bits {
     }
 }
 
+// ANCHOR: out
+/// A chunk's window of one column's file: the bytes where the chunk's values lie on
+/// disk (the load mapped the file at its final size), filled from the front.
+#[derive(Debug, Default)]
+pub struct Out<'m> {
+    bytes: &'m mut [u8],
+    len: usize,
+}
+
+impl<'m> Out<'m> {
+    /// An empty window over `bytes`.
+    pub fn new(bytes: &'m mut [u8]) -> Out<'m> {
+        Out { bytes, len: 0 }
+    }
+
+    /// Appends `value`. Pass 1 counted the chunk's records, so the window has room:
+    /// running past it is a bug, and panics.
+    #[inline]
+    pub fn put(&mut self, value: &[u8]) {
+        self.bytes[self.len..self.len + value.len()].copy_from_slice(value);
+        self.len += value.len();
+    }
+
+    /// The bytes written so far.
+    pub fn filled(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+
+    /// The bytes written so far, to rewrite in place.
+    pub fn filled_mut(&mut self) -> &mut [u8] {
+        &mut self.bytes[..self.len]
+    }
+}
+// ANCHOR_END: out
+
 /// One column of one chunk.
-#[derive(Clone, Debug, Default)]
-pub struct ColumnChunk {
+#[derive(Debug, Default)]
+pub struct ColumnChunk<'m> {
     /// The values, [`ColumnType::width`] bytes each, little-endian (a NULL is zeros).
-    pub values: Vec<u8>,
+    pub values: Out<'m>,
     /// For a `float64` column only: each value's exact decimal in 10^-18 units (16
     /// bytes, little-endian), or `i128::MIN` when it has none.
-    pub exact: Vec<u8>,
+    pub exact: Out<'m>,
     /// Which rows have a value (for every type but `string`, where empty is a string).
     pub valid: Bits,
 }
@@ -82,36 +118,43 @@ pub struct BadField {
     pub needs_unescape: bool,
 }
 
+/// Records of a chunk read before its dictionary is sized ([`ChunkColumns::push`]).
+pub const SAMPLE: u64 = 4096;
+
 /// A chunk's columns, its dictionary, and the first field that broke its type.
-#[derive(Clone, Debug)]
-pub struct ChunkColumns<'t> {
+#[derive(Debug)]
+pub struct ChunkColumns<'t, 'm> {
     types: &'t [ColumnType],
     /// The `--null` texts: read as empty fields.
     nulls: &'t [String],
     /// The columns, in the header's order.
-    pub columns: Vec<ColumnChunk>,
+    pub columns: Vec<ColumnChunk<'m>>,
     /// The chunk's strings, over all its string columns.
     pub dict: LocalDict,
     /// Records appended.
     pub rows: u64,
+    /// Records pass 1 counted in the chunk.
+    expected_rows: u64,
     /// The first field that is not of its column's type; the chunk stops there.
     pub bad: Option<BadField>,
     scratch: Vec<u8>,
 }
 
-impl<'t> ChunkColumns<'t> {
-    /// Empty columns of `types`, with room for about `rows` records; fields equal to
-    /// one of `nulls` are read as empty (NULL).
-    pub fn new(types: &'t [ColumnType], nulls: &'t [String], rows: usize) -> ChunkColumns<'t> {
-        let columns = types
-            .iter()
-            .map(|ty| ColumnChunk {
-                values: Vec::with_capacity(rows * ty.width()),
-                exact: Vec::with_capacity(if *ty == ColumnType::Float64 {
-                    rows * 16
-                } else {
-                    0
-                }),
+impl<'t, 'm> ChunkColumns<'t, 'm> {
+    /// Empty columns of `types` for `rows` records, each column writing into its
+    /// window `(values, exact)` of the column's files; fields equal to one of
+    /// `nulls` are read as empty (NULL).
+    pub fn new(
+        types: &'t [ColumnType],
+        nulls: &'t [String],
+        rows: usize,
+        windows: Vec<(&'m mut [u8], &'m mut [u8])>,
+    ) -> ChunkColumns<'t, 'm> {
+        let columns = windows
+            .into_iter()
+            .map(|(values, exact)| ColumnChunk {
+                values: Out::new(values),
+                exact: Out::new(exact),
                 valid: Bits {
                     words: Vec::with_capacity(rows.div_ceil(64)),
                     len: 0,
@@ -124,10 +167,23 @@ impl<'t> ChunkColumns<'t> {
             columns,
             dict: LocalDict::default(),
             rows: 0,
+            expected_rows: rows as u64,
             bad: None,
             scratch: Vec::new(),
         }
     }
+
+    // ANCHOR: reserve
+    /// After the chunk's first [`SAMPLE`] records: sizes the dictionary's arrays for
+    /// the whole chunk at the rate of new strings seen so far, so that a column of
+    /// distinct names does not grow them by doubling, while a column of a few
+    /// categories reserves next to nothing.
+    fn reserve_at_sample_rate(&mut self) {
+        let expected = self.dict.len() as u64 * self.expected_rows / SAMPLE;
+        let bytes = self.dict.bytes() as u64 * self.expected_rows / SAMPLE;
+        self.dict.reserve(expected as usize, bytes as usize);
+    }
+    // ANCHOR_END: reserve
 
     // ANCHOR: push
     /// Appends one record (of the header's width: the caller checked). After a field
@@ -143,7 +199,7 @@ impl<'t> ChunkColumns<'t> {
             let ok = match self.types[k] {
                 ColumnType::String => {
                     let id = self.dict.intern(bytes, hasher);
-                    column.values.extend_from_slice(&id.to_le_bytes());
+                    column.values.put(&id.to_le_bytes());
                     true
                 }
                 ty => push_typed(column, ty, bytes),
@@ -161,6 +217,9 @@ impl<'t> ChunkColumns<'t> {
             }
         }
         self.rows += 1;
+        if self.rows == SAMPLE {
+            self.reserve_at_sample_rate();
+        }
     }
     // ANCHOR_END: push
 }
@@ -173,27 +232,27 @@ pub(crate) fn push_typed(column: &mut ColumnChunk, ty: ColumnType, field: &[u8])
     let values = &mut column.values;
     match ty {
         ColumnType::Int64 => match parse_int(field).or((!valid).then_some(0)) {
-            Some(v) => values.extend_from_slice(&v.to_le_bytes()),
+            Some(v) => values.put(&v.to_le_bytes()),
             None => return false,
         },
         ColumnType::Decimal { scale } => match decimal(field, scale).or((!valid).then_some(0)) {
-            Some(v) => values.extend_from_slice(&v.to_le_bytes()),
+            Some(v) => values.put(&v.to_le_bytes()),
             None => return false,
         },
         ColumnType::Float64 => match parse_value(field) {
             Ok(v) => {
-                values.extend_from_slice(&v.unwrap_or(0.0).to_le_bytes());
+                values.put(&v.unwrap_or(0.0).to_le_bytes());
                 let fixed = exact::parse_fixed_scaled(field).map_or(i128::MIN, |(f, _)| f);
-                column.exact.extend_from_slice(&fixed.to_le_bytes());
+                column.exact.put(&fixed.to_le_bytes());
             }
             Err(_) => return false,
         },
         ColumnType::Date => match date::parse(field).or((!valid).then_some(0)) {
-            Some(v) => values.extend_from_slice(&v.to_le_bytes()),
+            Some(v) => values.put(&v.to_le_bytes()),
             None => return false,
         },
         ColumnType::Bool => match parse_bool(field).or((!valid).then_some(false)) {
-            Some(v) => values.push(u8::from(v)),
+            Some(v) => values.put(&[u8::from(v)]),
             None => return false,
         },
         ColumnType::String => unreachable!("strings are interned by the caller"),

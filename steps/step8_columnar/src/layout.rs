@@ -22,9 +22,8 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::encode::{Bits, ColumnChunk};
+use crate::encode::Bits;
 use crate::hash_index::HashIndex;
-use crate::infer::ColumnType;
 use crate::symbols::Symbols;
 
 /// The manifest's file name.
@@ -55,39 +54,17 @@ pub fn write_file<'a>(
     out.into_inner().map_err(|e| e.into_error())?.sync_all()
 }
 
-// ANCHOR: write_column
-/// Writes column `k` from its chunks, in file order: the values as they are, the
-/// validity bits joined (they do not start on word boundaries), the exact decimals.
+// ANCHOR: write_valid
+/// Writes column `k`'s validity bits (the load wrote its values and exact decimals
+/// through their maps, [`crate::mapped`]).
 ///
 /// # Errors
 /// As [`write_file`].
-pub fn write_column(
-    dir: &Path,
-    k: usize,
-    chunks: &[&ColumnChunk],
-    ty: ColumnType,
-) -> std::io::Result<()> {
-    write_file(
-        &column_file(dir, k, "values"),
-        chunks.iter().map(|c| &c.values[..]),
-    )?;
-    if ty != ColumnType::String {
-        let mut valid = Bits::default();
-        for c in chunks {
-            valid.extend(&c.valid);
-        }
-        let words: Vec<u8> = valid.words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        write_file(&column_file(dir, k, "valid"), [&words[..]])?;
-    }
-    if ty == ColumnType::Float64 {
-        write_file(
-            &column_file(dir, k, "exact"),
-            chunks.iter().map(|c| &c.exact[..]),
-        )?;
-    }
-    Ok(())
+pub fn write_valid(dir: &Path, k: usize, valid: &Bits) -> std::io::Result<()> {
+    let words: Vec<u8> = valid.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    write_file(&column_file(dir, k, "valid"), [&words[..]])
 }
-// ANCHOR_END: write_column
+// ANCHOR_END: write_valid
 
 /// Writes column `k`'s hash index.
 ///

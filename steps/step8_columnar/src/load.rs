@@ -18,6 +18,7 @@
 //! keeping every field's position between the passes would.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use harness::ParseError;
 use harness::dialect::Dialect;
@@ -26,12 +27,13 @@ use harness::query::{QueryError, find_column, key_text, line_at};
 use hashbrown::DefaultHashBuilder;
 
 use crate::chunks::{Plan, map_chunks};
-use crate::encode::{BadField, ChunkColumns};
+use crate::encode::{BadField, Bits, ChunkColumns};
 use crate::error::TableError;
 use crate::hash_index::{self, HashIndex};
 use crate::infer::{ColumnType, Seen, null_as_empty, storage_type};
 use crate::layout::{self, MANIFEST};
 use crate::manifest::{Column, Manifest};
+use crate::mapped::{MappedFile, windows};
 use crate::query::Split;
 use crate::symbols;
 use crate::{Field, Parser, Tier};
@@ -141,20 +143,46 @@ pub fn load_timed(
     let types: Vec<ColumnType> = (0..names.len())
         .map(|k| storage_type(requested[k], &seen[k]))
         .collect();
+    let index_column = match &options.index {
+        Some(name) => Some(
+            resolve_schema(&names, &[(name.clone(), ColumnType::String)])?
+                .iter()
+                .position(Option::is_some)
+                .expect("resolved"),
+        ),
+        None => None,
+    };
     lap(&mut phases.infer);
+    // From here on every file goes into the staging directory, removed on any error.
+    let staging = Staging::create(dir)?;
+    let mut files = create_column_files(&staging.tmp, &types, rows.iter().sum())?;
     let hasher = DefaultHashBuilder::default();
-    let mut chunks = map_chunks(
+    let slots: Vec<Mutex<ChunkColumns<'_, '_>>> = chunk_windows(&mut files, &types, &rows)
+        .into_iter()
+        .zip(&rows)
+        .map(|(windows, &n)| {
+            Mutex::new(ChunkColumns::new(
+                &types,
+                &options.nulls,
+                n as usize,
+                windows,
+            ))
+        })
+        .collect();
+    map_chunks(
         split.threads,
         plan.parts.len(),
         || (),
         |(), k| {
-            let mut columns = ChunkColumns::new(&types, &options.nulls, rows[k] as usize);
+            let mut columns = slots[k].lock().expect("one task per chunk");
             // Pass 1 reported any parse error: the same bytes parse the same way again.
             let _ = parse_part(&pass, k, |r| columns.push(&r, &hasher));
-            columns
         },
-    )
-    .0;
+    );
+    let mut chunks: Vec<ChunkColumns<'_, '_>> = slots
+        .into_iter()
+        .map(|m| m.into_inner().expect("no task panicked"))
+        .collect();
     first_bad_field(&pass, &names, &types, &chunks)?;
     lap(&mut phases.encode);
     let dicts: Vec<_> = chunks
@@ -165,34 +193,31 @@ pub fn load_timed(
     drop(dicts);
     let id_bounds = to_symbol_ids(&mut chunks, &ids, &types, split.threads);
     lap(&mut phases.intern);
-    let index = match &options.index {
-        Some(name) => {
-            let k = resolve_schema(&names, &[(name.clone(), ColumnType::String)])?
-                .iter()
-                .position(Option::is_some)
-                .expect("resolved");
-            let keys = index_keys(&chunks, k);
-            let mut index = hash_index::build(&keys, split.threads);
-            let first_key = |g: usize| &keys[index.rows[index.offsets[g] as usize] as usize];
-            let hashes: Vec<u64> = (0..index.groups())
-                .map(|g| slot_hash(types[k], first_key(g), &symbols))
-                .collect();
-            index.fill_slots(|g| hashes[g]);
-            Some((k, index))
-        }
-        None => None,
-    };
+    let index = index_column.map(|k| {
+        let keys = index_keys(&chunks, &types, k);
+        let mut index = hash_index::build(&keys, split.threads);
+        let first_key = |g: usize| &keys[index.rows[index.offsets[g] as usize] as usize];
+        let hashes: Vec<u64> = (0..index.groups())
+            .map(|g| slot_hash(types[k], first_key(g), &symbols))
+            .collect();
+        index.fill_slots(|g| hashes[g]);
+        (k, index)
+    });
     let mut manifest = manifest(names, &types, &chunks, &id_bounds, symbols.len());
     manifest.index = index.as_ref().map(|(k, _)| *k);
+    let valid = joined_valid(&chunks, &types);
+    drop(chunks); // the windows into the mapped files
     lap(&mut phases.index);
-    write_table(
-        dir,
-        &manifest,
-        &chunks,
-        &symbols,
-        index.as_ref(),
-        split.threads,
-    )?;
+    let written = Written {
+        files: &files,
+        valid: &valid,
+        symbols: &symbols,
+        index: index.as_ref(),
+        manifest: &manifest,
+    };
+    write_table(&staging.tmp, &written, split.threads).map_err(io_error(&staging.tmp))?;
+    drop(files);
+    staging.commit(dir)?;
     lap(&mut phases.write);
     Ok((manifest, phases))
 }
@@ -334,7 +359,7 @@ fn first_bad_field(
     pass: &Pass<'_>,
     names: &[Vec<u8>],
     types: &[ColumnType],
-    chunks: &[ChunkColumns<'_>],
+    chunks: &[ChunkColumns<'_, '_>],
 ) -> Result<(), TableError> {
     let input = pass.input;
     let mut before = pass.headers;
@@ -375,7 +400,7 @@ fn first_bad_field(
 /// Rewrites each chunk's string columns from local ids to symbol ids, a chunk per
 /// task; returns each column's largest symbol id + 1 (0 for other types).
 fn to_symbol_ids(
-    chunks: &mut [ChunkColumns<'_>],
+    chunks: &mut [ChunkColumns<'_, '_>],
     ids: &[Vec<u32>],
     types: &[ColumnType],
     threads: usize,
@@ -393,7 +418,7 @@ fn to_symbol_ids(
                             if types[k] != ColumnType::String {
                                 continue;
                             }
-                            for id in column.values.chunks_exact_mut(4) {
+                            for id in column.values.filled_mut().chunks_exact_mut(4) {
                                 let local = u32::from_le_bytes(id.try_into().expect("4 bytes"));
                                 let symbol = map[local as usize];
                                 bound[k] = bound[k].max(symbol + 1);
@@ -418,12 +443,12 @@ fn to_symbol_ids(
 
 /// Column `k`'s key of each row for the hash index: its value's bytes, and a last
 /// byte 1 for a value, 0 for NULL (whose bytes are zeros).
-fn index_keys(chunks: &[ChunkColumns<'_>], k: usize) -> Vec<[u8; 16]> {
+fn index_keys(chunks: &[ChunkColumns<'_, '_>], types: &[ColumnType], k: usize) -> Vec<[u8; 16]> {
     let mut keys = Vec::with_capacity(chunks.iter().map(|c| c.rows as usize).sum());
+    let width = types[k].width();
     for chunk in chunks {
         let column = &chunk.columns[k];
-        let width = column.values.len() / (chunk.rows as usize).max(1);
-        for (row, value) in column.values.chunks_exact(width.max(1)).enumerate() {
+        for (row, value) in column.values.filled().chunks_exact(width).enumerate() {
             let mut key = [0u8; 16];
             key[..width].copy_from_slice(value);
             let valid = column.valid.len == 0 || column.valid.get(row as u64);
@@ -449,7 +474,7 @@ pub fn slot_hash(ty: ColumnType, key: &[u8; 16], symbols: &symbols::Symbols) -> 
 fn manifest(
     names: Vec<Vec<u8>>,
     types: &[ColumnType],
-    chunks: &[ChunkColumns<'_>],
+    chunks: &[ChunkColumns<'_, '_>],
     id_bounds: &[u32],
     symbols: usize,
 ) -> Manifest {
@@ -484,52 +509,160 @@ fn manifest(
 }
 
 // ANCHOR: write_table
-/// Writes the table into a temporary directory beside `dir`, one task per column,
-/// the manifest last, every file synced; then renames it to `dir`. A crash before
-/// the rename leaves only the temporary directory, which no query opens.
-fn write_table(
-    dir: &Path,
-    manifest: &Manifest,
-    chunks: &[ChunkColumns<'_>],
-    symbols: &symbols::Symbols,
-    index: Option<&(usize, HashIndex)>,
-    threads: usize,
-) -> Result<(), TableError> {
-    let tmp = temporary_dir(dir);
-    let io = |path: &Path| {
-        let path = path.to_path_buf();
-        move |e| TableError::Io(harness::Error::io(path, e))
-    };
-    let _ = std::fs::remove_dir_all(&tmp); // a crashed load's leftovers, if any
-    std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
-    let written = map_chunks(
+/// What the load writes after pass 2: the column files (already filled through
+/// their maps), the validity bits, the symbols, the index and the manifest.
+struct Written<'w> {
+    files: &'w [ColumnFiles],
+    valid: &'w [Option<Bits>],
+    symbols: &'w symbols::Symbols,
+    index: Option<&'w (usize, HashIndex)>,
+    manifest: &'w Manifest,
+}
+
+/// Writes what the maps do not hold into the staging directory `tmp`, and flushes
+/// every file to the disk, one task per column; the manifest last.
+fn write_table(tmp: &Path, w: &Written<'_>, threads: usize) -> std::io::Result<()> {
+    let columns = map_chunks(
         threads,
-        manifest.columns.len(),
+        w.files.len(),
         || (),
         |(), k| {
-            let parts: Vec<_> = chunks.iter().map(|c| &c.columns[k]).collect();
-            layout::write_column(&tmp, k, &parts, manifest.columns[k].ty)
+            let files = &w.files[k];
+            files.values.sync()?;
+            files.exact.as_ref().map_or(Ok(()), MappedFile::sync)?;
+            w.valid[k]
+                .as_ref()
+                .map_or(Ok(()), |valid| layout::write_valid(tmp, k, valid))
         },
     )
     .0;
-    let result = written
-        .into_iter()
-        .collect::<Result<(), _>>()
-        .and_then(|()| layout::write_symbols(&tmp, symbols))
-        .and_then(|()| index.map_or(Ok(()), |(k, index)| layout::write_index(&tmp, *k, index)))
-        .and_then(|()| {
-            let json = manifest.to_json().to_string();
-            layout::write_file(&tmp.join(MANIFEST), [json.as_bytes()])
-        })
-        .and_then(|()| std::fs::File::open(&tmp)?.sync_all())
-        .and_then(|()| std::fs::rename(&tmp, dir));
-    if let Err(e) = result {
-        let _ = std::fs::remove_dir_all(&tmp);
-        return Err(io(dir)(e));
+    columns.into_iter().collect::<std::io::Result<()>>()?;
+    layout::write_symbols(tmp, w.symbols)?;
+    if let Some((k, index)) = w.index {
+        layout::write_index(tmp, *k, index)?;
     }
-    Ok(())
+    let json = w.manifest.to_json().to_string();
+    layout::write_file(&tmp.join(MANIFEST), [json.as_bytes()])?;
+    std::fs::File::open(tmp)?.sync_all()
 }
 // ANCHOR_END: write_table
+
+// ANCHOR: staging
+/// The load's temporary directory beside the table's (`temporary_dir`): removed
+/// when dropped (an error, a panic) unless [`Staging::commit`] renamed it into place.
+/// A crash leaves it behind, and no query opens it: it has no table's name.
+struct Staging {
+    tmp: PathBuf,
+    done: bool,
+}
+
+impl Staging {
+    fn create(dir: &Path) -> Result<Staging, TableError> {
+        let tmp = temporary_dir(dir);
+        let _ = std::fs::remove_dir_all(&tmp); // a crashed load's leftovers, if any
+        std::fs::create_dir_all(&tmp).map_err(io_error(&tmp))?;
+        Ok(Staging { tmp, done: false })
+    }
+
+    /// Renames the complete table to `dir`: the one step that makes it appear.
+    fn commit(mut self, dir: &Path) -> Result<(), TableError> {
+        std::fs::rename(&self.tmp, dir).map_err(io_error(dir))?;
+        self.done = true;
+        Ok(())
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = std::fs::remove_dir_all(&self.tmp);
+        }
+    }
+}
+// ANCHOR_END: staging
+
+/// A [`TableError::Io`] naming `path`.
+fn io_error(path: &Path) -> impl Fn(std::io::Error) -> TableError {
+    let path = path.to_path_buf();
+    move |e| TableError::Io(harness::Error::io(path.clone(), e))
+}
+
+/// One column's mapped files: its values, and its exact decimals for `float64`.
+struct ColumnFiles {
+    values: MappedFile,
+    exact: Option<MappedFile>,
+}
+
+// ANCHOR: create_column_files
+/// Each column's files in `tmp`, at their final size for `rows` rows, mapped.
+fn create_column_files(
+    tmp: &Path,
+    types: &[ColumnType],
+    rows: u64,
+) -> Result<Vec<ColumnFiles>, TableError> {
+    let create = |path: PathBuf, len: u64| MappedFile::create(&path, len).map_err(io_error(&path));
+    types
+        .iter()
+        .enumerate()
+        .map(|(k, ty)| {
+            Ok(ColumnFiles {
+                values: create(
+                    layout::column_file(tmp, k, "values"),
+                    rows * ty.width() as u64,
+                )?,
+                exact: match ty {
+                    ColumnType::Float64 => {
+                        Some(create(layout::column_file(tmp, k, "exact"), rows * 16)?)
+                    }
+                    _ => None,
+                },
+            })
+        })
+        .collect()
+}
+
+/// Each chunk's windows `(values, exact)` of each column's files, chunk `c` after
+/// the `rows` of the chunks before it.
+fn chunk_windows<'m>(
+    files: &'m mut [ColumnFiles],
+    types: &[ColumnType],
+    rows: &[u64],
+) -> Vec<Vec<(&'m mut [u8], &'m mut [u8])>> {
+    let mut per_chunk: Vec<Vec<(&'m mut [u8], &'m mut [u8])>> = rows
+        .iter()
+        .map(|_| Vec::with_capacity(types.len()))
+        .collect();
+    for (column, ty) in files.iter_mut().zip(types) {
+        let lens = |width: usize| rows.iter().map(move |&r| r as usize * width);
+        let values = windows(column.values.bytes_mut(), lens(ty.width()));
+        let exact = match &mut column.exact {
+            Some(exact) => windows(exact.bytes_mut(), lens(16)),
+            None => rows.iter().map(|_| <&mut [u8]>::default()).collect(),
+        };
+        for ((chunk, v), e) in per_chunk.iter_mut().zip(values).zip(exact) {
+            chunk.push((v, e));
+        }
+    }
+    per_chunk
+}
+// ANCHOR_END: create_column_files
+
+/// Each column's validity bits, the chunks' joined (`None` for a string column).
+fn joined_valid(chunks: &[ChunkColumns<'_, '_>], types: &[ColumnType]) -> Vec<Option<Bits>> {
+    types
+        .iter()
+        .enumerate()
+        .map(|(k, ty)| {
+            (*ty != ColumnType::String).then(|| {
+                let mut valid = Bits::default();
+                for chunk in chunks {
+                    valid.extend(&chunk.columns[k].valid);
+                }
+                valid
+            })
+        })
+        .collect()
+}
 
 /// `.NAME.loading-PID` beside `dir`: the same file system, so the rename is atomic.
 pub fn temporary_dir(dir: &Path) -> PathBuf {
