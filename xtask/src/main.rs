@@ -1,8 +1,8 @@
 //! Project chores, so that local equals CI.
 //!
 //! - `cargo x ci`: exactly what `.ci/run` runs, in the same order: format check,
-//!   clippy, the tests (the README's test command), step 8's Arrow export (feature
-//!   `arrow`: clippy and its test), step 6's tests under
+//!   clippy, the tests (the README's test command), step 8's Arrow and Parquet
+//!   exports (features `arrow` and `parquet`: clippy and their tests), step 6's tests under
 //!   AddressSanitizer, step 9's kernels compiled by NVRTC (no GPU needed;
 //!   `NVRTC_LIB_DIR` from `.ci/install-nvrtc.sh`), a smoke run of every step binary on
 //!   a small generated file and a `--records` check of every conformance case through
@@ -192,27 +192,30 @@ fn ci(root: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Step 8's Arrow export, which sits behind the feature `arrow` (off by default, so
-/// that `cargo run -p step8` does not build the arrow crates): clippy and its test.
+/// Step 8's Arrow and Parquet exports, which sit behind the features `arrow` and
+/// `parquet` (off by default, so that `cargo run -p step8` does not build those
+/// crates): clippy and their tests.
 fn arrow_step8(root: &Path) -> Result<(), String> {
-    let with_arrow = ["-p", "step8", "--all-targets", "--features", "arrow"];
+    let features = ["-p", "step8", "--features", "arrow,parquet"];
     run(
         root,
         "cargo",
-        &[&["clippy"], &with_arrow[..], &["--", "-D", "warnings"]].concat(),
+        &[
+            &["clippy"],
+            &features[..],
+            &["--all-targets", "--", "-D", "warnings"],
+        ]
+        .concat(),
     )?;
     run(
         root,
         "cargo",
         &[
-            "test",
-            "-p",
-            "step8",
-            "--features",
-            "arrow",
-            "--test",
-            "arrow",
-        ],
+            &["test"],
+            &features[..],
+            &["--test", "arrow", "--test", "parquet"],
+        ]
+        .concat(),
     )
 }
 

@@ -65,6 +65,8 @@ pub mod layout;
 pub mod load;
 pub mod manifest;
 pub mod mapped;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod query;
 pub mod scan;
 pub mod select;

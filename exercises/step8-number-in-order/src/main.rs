@@ -91,7 +91,7 @@ fn command() -> Command {
                 .help("say how the rows were found and how long each run took"),
         );
     let export = Command::new("export")
-        .about("write the table at TABLE_DIR as an Arrow IPC file (needs --features arrow)")
+        .about("write the table at TABLE_DIR as an Arrow IPC file (needs --features arrow) or a Parquet file (--features parquet)")
         .arg(
             Arg::new("table")
                 .value_name("TABLE_DIR")
@@ -102,9 +102,20 @@ fn command() -> Command {
             Arg::new("arrow")
                 .long("arrow")
                 .value_name("FILE")
-                .required(true)
                 .value_parser(clap::value_parser!(PathBuf))
                 .help("the Arrow IPC file to write (DuckDB, Polars, DataFusion read it)"),
+        )
+        .arg(
+            Arg::new("parquet")
+                .long("parquet")
+                .value_name("FILE")
+                .value_parser(clap::value_parser!(PathBuf))
+                .help("the Parquet file to write (DuckDB, Spark, DataFusion read it)"),
+        )
+        .group(
+            clap::ArgGroup::new("format")
+                .args(["arrow", "parquet"])
+                .required(true),
         );
     bench
         .args_conflicts_with_subcommands(true)
@@ -244,14 +255,27 @@ fn query_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-#[cfg(feature = "arrow")]
+/// `export`: the table as an Arrow IPC or a Parquet file, when the step was built
+/// with that feature.
 fn export_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let dir = m.get_one::<PathBuf>("table").expect("required");
-    let out = m.get_one::<PathBuf>("arrow").expect("required");
+    let (out, feature) = match m.get_one::<PathBuf>("arrow") {
+        Some(out) => (out, "arrow"),
+        None => (
+            m.get_one::<PathBuf>("parquet").expect("one of the group"),
+            "parquet",
+        ),
+    };
     let start = Instant::now();
-    Table::open(dir)
-        .and_then(|table| step8::arrow::export(&table, out))
-        .map_err(|e| report(&e, false))?;
+    let table = Table::open(dir).map_err(|e| report(&e, false))?;
+    let Some(written) = export_as(&table, out, feature) else {
+        eprintln!(
+            "step8: built without the {feature} feature; run it as \
+             cargo run --release -p step8 --features {feature} -- export TABLE_DIR --{feature} FILE"
+        );
+        return Err(ExitCode::FAILURE);
+    };
+    written.map_err(|e| report(&e, false))?;
     println!(
         "wrote {} ({:.1} MB) in {:.3} s",
         out.display(),
@@ -261,13 +285,19 @@ fn export_command(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-#[cfg(not(feature = "arrow"))]
-fn export_command(_: &ArgMatches) -> Result<ExitCode, ExitCode> {
-    eprintln!(
-        "step8: built without the arrow feature; run it as \
-         cargo run --release -p step8 --features arrow -- export TABLE_DIR --arrow FILE"
-    );
-    Err(ExitCode::FAILURE)
+/// Writes `table` to `out` in the format of `feature`; `None` when the step was
+/// built without it.
+fn export_as(table: &Table, out: &Path, feature: &str) -> Option<Result<(), TableError>> {
+    match feature {
+        #[cfg(feature = "arrow")]
+        "arrow" => Some(step8::arrow::export(table, out)),
+        #[cfg(feature = "parquet")]
+        "parquet" => Some(step8::parquet::export(table, out)),
+        _ => {
+            let _ = (table, out); // used by the features' arms
+            None
+        }
+    }
 }
 
 /// Where a load's time went, on stderr.

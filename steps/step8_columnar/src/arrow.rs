@@ -38,11 +38,26 @@ pub use {arrow_array, arrow_ipc};
 /// of `path`), or a table error when a column's files are missing.
 pub fn export(table: &Table, path: &Path) -> Result<(), TableError> {
     let io = |e: ArrowError| TableError::Io(harness::Error::io(path, std::io::Error::other(e)));
+    let batch = record_batch(table)?;
+    let file = File::create(path).map_err(|e| TableError::Io(harness::Error::io(path, e)))?;
+    let mut writer = FileWriter::try_new(file, &batch.schema()).map_err(io)?;
+    writer.write(&batch).map_err(io)?;
+    writer.finish().map_err(io)
+}
+
+/// The whole table as one Arrow record batch, a column per column, named as in the
+/// header (the types of the module's table).
+///
+/// # Errors
+/// A table error when a column's files are missing; Arrow's, as
+/// [`TableError::NotATable`], when an array cannot be built.
+pub fn record_batch(table: &Table) -> Result<RecordBatch, TableError> {
+    let not = |e: ArrowError| TableError::NotATable(Default::default(), e.to_string());
     let mut fields = Vec::new();
     let mut arrays = Vec::new();
     for (k, column) in table.manifest.columns.iter().enumerate() {
         let files = table.column(k)?;
-        let array = to_array(table, files).map_err(io)?;
+        let array = to_array(table, files).map_err(not)?;
         let nullable = column.nulls > 0;
         fields.push(Field::new(
             key_text(&column.name),
@@ -51,12 +66,7 @@ pub fn export(table: &Table, path: &Path) -> Result<(), TableError> {
         ));
         arrays.push(array);
     }
-    let schema = Arc::new(Schema::new(fields));
-    let batch = RecordBatch::try_new(schema.clone(), arrays).map_err(io)?;
-    let file = File::create(path).map_err(|e| TableError::Io(harness::Error::io(path, e)))?;
-    let mut writer = FileWriter::try_new(file, &schema).map_err(io)?;
-    writer.write(&batch).map_err(io)?;
-    writer.finish().map_err(io)
+    RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays).map_err(not)
 }
 
 /// One column as an Arrow array.
