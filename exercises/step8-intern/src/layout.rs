@@ -57,6 +57,30 @@ pub fn write_file<'a>(
     out.into_inner().map_err(|e| e.into_error())?.sync_all()
 }
 
+/// Writes `words` into the new file `path` as little-endian bytes (`le` gives a
+/// word's), a block at a time: no second copy of the whole array on the heap (for
+/// the 1 GB file's symbol offsets, 122 MB fewer asked for). Flushed to the disk.
+///
+/// # Errors
+/// As [`write_file`].
+pub fn write_words<T: Copy, const N: usize>(
+    path: &Path,
+    words: &[T],
+    le: impl Fn(T) -> [u8; N],
+) -> std::io::Result<()> {
+    const BLOCK: usize = 8192;
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
+    let mut block = Vec::with_capacity(BLOCK * N);
+    for chunk in words.chunks(BLOCK) {
+        block.clear();
+        for &w in chunk {
+            block.extend_from_slice(&le(w));
+        }
+        out.write_all(&block)?;
+    }
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()
+}
+
 // ANCHOR: write_valid
 /// Writes column `k`'s validity bits (the load wrote its values and exact decimals
 /// through their maps, [`crate::mapped`]).
@@ -64,8 +88,11 @@ pub fn write_file<'a>(
 /// # Errors
 /// As [`write_file`].
 pub fn write_valid(dir: &Path, k: usize, valid: &Bits) -> std::io::Result<()> {
-    let words: Vec<u8> = valid.words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    write_file(&column_file(dir, k, "valid"), [&words[..]])
+    write_words(
+        &column_file(dir, k, "valid"),
+        &valid.words,
+        u64::to_le_bytes,
+    )
 }
 // ANCHOR_END: write_valid
 
@@ -74,17 +101,10 @@ pub fn write_valid(dir: &Path, k: usize, valid: &Bits) -> std::io::Result<()> {
 /// # Errors
 /// As [`write_file`].
 pub fn write_index(dir: &Path, k: usize, index: &HashIndex) -> std::io::Result<()> {
-    let bytes = |v: &[u64]| v.iter().flat_map(|o| o.to_le_bytes()).collect::<Vec<u8>>();
-    write_file(
-        &column_file(dir, k, "index.offsets"),
-        [&bytes(&index.offsets)[..]],
-    )?;
-    write_file(
-        &column_file(dir, k, "index.rows"),
-        [&bytes(&index.rows)[..]],
-    )?;
-    let slots: Vec<u8> = index.slots.iter().flat_map(|s| s.to_le_bytes()).collect();
-    write_file(&column_file(dir, k, "index.slots"), [&slots[..]])
+    let file = |part| column_file(dir, k, part);
+    write_words(&file("index.offsets"), &index.offsets, u64::to_le_bytes)?;
+    write_words(&file("index.rows"), &index.rows, u64::to_le_bytes)?;
+    write_words(&file("index.slots"), &index.slots, u32::to_le_bytes)
 }
 
 /// Writes the symbol file.
@@ -93,10 +113,9 @@ pub fn write_index(dir: &Path, k: usize, index: &HashIndex) -> std::io::Result<(
 /// As [`write_file`].
 pub fn write_symbols(dir: &Path, symbols: &Symbols) -> std::io::Result<()> {
     write_file(&dir.join(SYMBOL_BYTES), [&symbols.blob[..]])?;
-    let offsets: Vec<u8> = symbols
-        .offsets
-        .iter()
-        .flat_map(|o| o.to_le_bytes())
-        .collect();
-    write_file(&dir.join(SYMBOL_OFFSETS), [&offsets[..]])
+    write_words(
+        &dir.join(SYMBOL_OFFSETS),
+        &symbols.offsets,
+        u64::to_le_bytes,
+    )
 }

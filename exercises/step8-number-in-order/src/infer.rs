@@ -107,10 +107,15 @@ pub fn parse_int(field: &[u8]) -> Option<i64> {
     if !canonical || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
+    // At most 19 digits: below 10^19, which a u64 holds.
     let n = digits
         .iter()
-        .fold(0i128, |n, &b| n * 10 + i128::from(b - b'0'));
-    i64::try_from(if digits.len() < field.len() { -n } else { n }).ok()
+        .fold(0u64, |n, &b| n * 10 + u64::from(b - b'0'));
+    if digits.len() < field.len() {
+        0i64.checked_sub_unsigned(n)
+    } else {
+        i64::try_from(n).ok()
+    }
 }
 
 /// A boolean field: exactly `true` or `false`.
@@ -312,6 +317,19 @@ mod tests {
         assert_eq!(infer(&["12345678901234567890"]), Float64); // 20 digits
         assert_eq!(infer(&["-9223372036854775808"]), Int64);
         assert_eq!(infer(&["9223372036854775808"]), Float64);
+    }
+
+    #[test]
+    fn integers_to_the_ends_of_i64() {
+        assert_eq!(parse_int(b"-9223372036854775808"), Some(i64::MIN));
+        assert_eq!(parse_int(b"9223372036854775807"), Some(i64::MAX));
+        assert_eq!(parse_int(b"9223372036854775808"), None);
+        assert_eq!(parse_int(b"-9223372036854775809"), None);
+        assert_eq!(parse_int(b"9999999999999999999"), None);
+        assert_eq!(parse_int(b"10000000000000000000"), None); // 20 digits
+        assert_eq!(parse_int(b"-0"), None);
+        assert_eq!(parse_int(b"0"), Some(0));
+        assert_eq!(parse_int(b"-17"), Some(-17));
     }
 
     #[test]

@@ -525,11 +525,16 @@ struct Written<'w> {
 /// Writes what the maps do not hold into the staging directory `tmp`, and flushes
 /// every file to the disk, one task per column; the manifest last.
 fn write_table(tmp: &Path, w: &Written<'_>, threads: usize) -> std::io::Result<()> {
+    // One task per column, and one more for the symbols, so that their write
+    // overlaps the columns' flushes.
     let columns = map_chunks(
         threads,
-        w.files.len(),
+        w.files.len() + 1,
         || (),
         |(), k| {
+            if k == w.files.len() {
+                return layout::write_symbols(tmp, w.symbols);
+            }
             let files = &w.files[k];
             files.values.sync()?;
             files.exact.as_ref().map_or(Ok(()), MappedFile::sync)?;
@@ -540,7 +545,6 @@ fn write_table(tmp: &Path, w: &Written<'_>, threads: usize) -> std::io::Result<(
     )
     .0;
     columns.into_iter().collect::<std::io::Result<()>>()?;
-    layout::write_symbols(tmp, w.symbols)?;
     if let Some((k, index)) = w.index {
         layout::write_index(tmp, *k, index)?;
     }

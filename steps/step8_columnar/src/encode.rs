@@ -267,15 +267,14 @@ pub(crate) fn push_typed(column: &mut ColumnChunk, ty: ColumnType, field: &[u8])
 /// fits.
 #[inline]
 pub fn decimal(field: &[u8], scale: u8) -> Option<i64> {
-    let (fixed, digits) = exact::parse_fixed_scaled(field)?;
-    if digits > u32::from(scale) {
-        return None;
-    }
-    if fixed == 0 && field.first() == Some(&b'-') {
+    let (negative, mantissa, digits) = exact::parse_digits(field)?;
+    let shift = u32::from(scale).checked_sub(digits)?;
+    if mantissa == 0 && negative {
         return Some(i64::MIN);
     }
-    let units = fixed / exact::POWERS[usize::from(exact::SCALE as u8 - scale)];
-    i64::try_from(units).ok().filter(|&u| u != i64::MIN)
+    // Up to 19 digits times up to 10^18: a u128 holds it; i64 may not.
+    let units = i64::try_from(u128::from(mantissa) * exact::POWERS[shift as usize] as u128).ok()?;
+    Some(if negative { -units } else { units })
 }
 // ANCHOR_END: decimal
 
@@ -302,6 +301,50 @@ mod tests {
                     expected.push(y.get(i));
                 }
                 assert_eq!(joined, expected, "{a} + {b}");
+            }
+        }
+    }
+
+    /// The units as the exact parse's 10^-18 count divided down: what `decimal`
+    /// computes without the division.
+    fn decimal_by_division(field: &[u8], scale: u8) -> Option<i64> {
+        let (fixed, digits) = exact::parse_fixed_scaled(field)?;
+        if digits > u32::from(scale) {
+            return None;
+        }
+        if fixed == 0 && field.first() == Some(&b'-') {
+            return Some(i64::MIN);
+        }
+        let units = fixed / exact::POWERS[usize::from(exact::SCALE as u8 - scale)];
+        i64::try_from(units).ok().filter(|&u| u != i64::MIN)
+    }
+
+    #[test]
+    fn decimal_is_the_division_of_the_exact_parse() {
+        let mut fields: Vec<Vec<u8>> = Vec::new();
+        for sign in ["", "-", "+"] {
+            for int in [
+                "",
+                "0",
+                "7",
+                "12",
+                "9223372036854775807",
+                "9223372036854775808",
+                "999999999999999999",
+            ] {
+                for frac in ["", ".", ".0", ".5", ".25", ".000001", ".1234567"] {
+                    fields.push(format!("{sign}{int}{frac}").into_bytes());
+                }
+            }
+        }
+        for field in &fields {
+            for scale in [0u8, 1, 2, 6, 12, 18] {
+                assert_eq!(
+                    decimal(field, scale),
+                    decimal_by_division(field, scale),
+                    "{:?} at scale {scale}",
+                    String::from_utf8_lossy(field)
+                );
             }
         }
     }

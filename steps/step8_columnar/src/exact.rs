@@ -60,6 +60,17 @@ fn parse_fixed(field: &[u8]) -> Option<i128> {
 /// step 8's type inference needs to choose a column's decimal scale.
 #[inline]
 pub fn parse_fixed_scaled(field: &[u8]) -> Option<(i128, u32)> {
+    let (negative, mantissa, scale) = parse_digits(field)?;
+    let fixed = i128::from(mantissa) * POWERS[(SCALE - scale) as usize];
+    Some((if negative { -fixed } else { fixed }, scale))
+}
+
+/// A plain decimal's parts: its sign (true for `-`), its digits as one integer
+/// (at most 19 of them) and how many come after the point (at most [`SCALE`]);
+/// `-12.50` is `(true, 1250, 2)`. A column of a known scale reads its units from
+/// them with one multiply, no `i128` division ([`crate::encode::decimal`]).
+#[inline]
+pub fn parse_digits(field: &[u8]) -> Option<(bool, u64, u32)> {
     let (negative, body) = match field.first() {
         Some(b'-') => (true, &field[1..]),
         Some(b'+') => (false, &field[1..]),
@@ -80,8 +91,7 @@ pub fn parse_fixed_scaled(field: &[u8]) -> Option<(i128, u32)> {
     if digits == 0 || scale > SCALE {
         return None;
     }
-    let fixed = i128::from(mantissa) * POWERS[(SCALE - scale) as usize];
-    Some((if negative { -fixed } else { fixed }, scale))
+    Some((negative, mantissa, scale))
 }
 // ANCHOR_END: parse
 

@@ -85,7 +85,11 @@ pub fn write_words<T: Copy, const N: usize>(
 /// # Errors
 /// As [`write_file`].
 pub fn write_valid(dir: &Path, k: usize, valid: &Bits) -> std::io::Result<()> {
-    write_words(&column_file(dir, k, "valid"), &valid.words, u64::to_le_bytes)
+    write_words(
+        &column_file(dir, k, "valid"),
+        &valid.words,
+        u64::to_le_bytes,
+    )
 }
 // ANCHOR_END: write_valid
 
@@ -106,5 +110,9 @@ pub fn write_index(dir: &Path, k: usize, index: &HashIndex) -> std::io::Result<(
 /// As [`write_file`].
 pub fn write_symbols(dir: &Path, symbols: &Symbols) -> std::io::Result<()> {
     write_file(&dir.join(SYMBOL_BYTES), [&symbols.blob[..]])?;
-    write_words(&dir.join(SYMBOL_OFFSETS), &symbols.offsets, u64::to_le_bytes)
+    write_words(
+        &dir.join(SYMBOL_OFFSETS),
+        &symbols.offsets,
+        u64::to_le_bytes,
+    )
 }
