@@ -5,14 +5,16 @@
 //! of threads.
 //!
 //! ```text
-//! header = the first record; the plan = step 7's chunks and scan
+//! header = the first record; the plan = step 7's chunks (of at most LOAD_CHUNK)
 //! pass 1, per chunk in parallel: check each record's width, and what each
 //!         column's fields could be (infer::Seen); merge: each column's type
-//! pass 2, per chunk in parallel: each field into its column's buffer, strings
-//!         into the chunk's dictionary (encode::ChunkColumns)
+//! files:  each column's files in a temporary directory, at their final size,
+//!         mapped (crate::mapped); each chunk gets its window of each
+//! pass 2, per chunk in parallel: each field written into its column's window,
+//!         strings into the chunk's dictionary (encode::ChunkColumns)
 //! intern: the chunks' dictionaries into the table's symbols (symbols::intern),
-//!         then each chunk's local ids rewritten as symbol ids, in parallel
-//! write:  one task per column, into a temporary directory; the symbols; the
+//!         then each chunk's local ids rewritten as symbol ids, in place
+//! write:  the maps flushed, one task per column, the symbols beside them; the
 //!         manifest last; then one rename makes the table appear, complete
 //! ```
 //!
