@@ -150,7 +150,8 @@ pub fn key_is(column: &ColumnFiles, i: usize, key: &[u8; 16]) -> bool {
 // ANCHOR_END: key_is
 
 /// VALUE's key in a column of type `ty` (not `string`): parsed as the load parses
-/// the column's fields, so `--where qty=07` finds the rows of `7`.
+/// the column's fields, so `--where value=1.50` finds the rows of `1.5` in a
+/// decimal column (an int64 column holds canonical integers only: `07` is refused).
 fn typed_key(ty: ColumnType, value_text: &str, column: &str) -> Result<[u8; 16], TableError> {
     let (mut value, mut exact) = ([0u8; 8], [0u8; 16]);
     let mut one = ColumnChunk {

@@ -184,18 +184,19 @@ fn index_and_scan_give_the_answer_over_the_matching_rows_only() {
 
 #[test]
 fn a_value_of_the_columns_type_is_read_as_the_load_reads_it() {
-    let csv = b"id,category,qty\n1,a,7\n2,b,07\n3,a,8\n4,b,\n";
+    let csv = b"id,category,qty\n1,a,7.5\n2,b,7.50\n3,a,8\n4,b,\n";
     let dir = table_dir("typed");
     let table = load_with(csv, &dir, Some("qty"));
+    assert_eq!(table.manifest.columns[2].ty.name(), "decimal(2)");
     let filter = |value| {
         Some(Where {
             column: "qty",
             value,
         })
     };
-    // 7 and 07 are one int64: both rows.
-    let (seven, _) = answer(&table, filter("7"), true, 2);
-    assert_eq!(seven, answer(&table, filter("+7"), false, 2).0);
+    // 7.5 and 7.50 are one decimal: both rows, whichever text asks.
+    let (seven, _) = answer(&table, filter("7.5"), true, 2);
+    assert_eq!(seven, answer(&table, filter("+7.50"), false, 2).0);
     assert!(
         seven.contains(r#""a""#) && seven.contains(r#""b""#),
         "{seven}"
@@ -231,6 +232,15 @@ fn a_bad_where_says_what_is_wrong() {
             text.contains(r#""NA""#) && text.contains("qty") && text.contains("int64"),
             "{text}"
         );
+        // An int64 column holds canonical integers: `07` is none.
+        let text = message(
+            Where {
+                column: "qty",
+                value: "07",
+            },
+            use_index,
+        );
+        assert!(text.contains(r#""07""#) && text.contains("int64"), "{text}");
         let text = message(
             Where {
                 column: "day",
