@@ -148,15 +148,11 @@ pub fn load_timed(
     let types: Vec<ColumnType> = (0..names.len())
         .map(|k| storage_type(requested[k], &seen[k]))
         .collect();
-    let index_column = match &options.index {
-        Some(name) => Some(
-            resolve_schema(&names, &[(name.clone(), ColumnType::String)])?
-                .iter()
-                .position(Option::is_some)
-                .expect("resolved"),
-        ),
-        None => None,
-    };
+    let index_column = options
+        .index
+        .as_deref()
+        .map(|name| column_named(&names, name))
+        .transpose()?;
     lap(&mut phases.infer);
     // From here on every file goes into the staging directory, removed on any error.
     let staging = Staging::create(dir)?;
@@ -201,11 +197,9 @@ pub fn load_timed(
     let index = index_column.map(|k| {
         let keys = index_keys(&chunks, &types, k);
         let mut index = hash_index::build(&keys, split.threads);
-        let first_key = |g: usize| &keys[index.rows[index.offsets[g] as usize] as usize];
-        let hashes: Vec<u64> = (0..index.groups())
-            .map(|g| slot_hash(types[k], first_key(g), &symbols))
-            .collect();
-        index.fill_slots(|g| hashes[g]);
+        let key_of = |g: usize| &keys[index.first_row(g)];
+        index.slots =
+            hash_index::slots(index.groups(), |g| slot_hash(types[k], key_of(g), &symbols));
         (k, index)
     });
     let mut manifest = manifest(names, &types, &chunks, &id_bounds, symbols.len());
@@ -220,7 +214,7 @@ pub fn load_timed(
         index: index.as_ref(),
         manifest: &manifest,
     };
-    write_table(&staging.tmp, &written, split.threads).map_err(io_error(&staging.tmp))?;
+    write_table(&staging.tmp, &written, split.threads).map_err(TableError::io_at(&staging.tmp))?;
     drop(files);
     staging.commit(dir)?;
     lap(&mut phases.write);
@@ -296,11 +290,16 @@ fn resolve_schema(
     schema: &[(String, ColumnType)],
 ) -> Result<Vec<Option<ColumnType>>, TableError> {
     let mut types = vec![None; names.len()];
-    let names: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
     for (name, ty) in schema {
-        types[find_column(name, &names, true)?] = Some(*ty);
+        types[column_named(names, name)?] = Some(*ty);
     }
     Ok(types)
+}
+
+/// The index of the column `name` (its name, or its position) among `names`.
+fn column_named(names: &[Vec<u8>], name: &str) -> Result<usize, TableError> {
+    let names: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
+    Ok(find_column(name, &names, true)?)
 }
 
 /// Parses part `k` of `plan` (its records after the header), calling `on_record`.
@@ -588,13 +587,13 @@ impl Staging {
     fn create(dir: &Path) -> Result<Staging, TableError> {
         let tmp = temporary_dir(dir);
         let _ = std::fs::remove_dir_all(&tmp); // a crashed load's leftovers, if any
-        std::fs::create_dir_all(&tmp).map_err(io_error(&tmp))?;
+        std::fs::create_dir_all(&tmp).map_err(TableError::io_at(&tmp))?;
         Ok(Staging { tmp, done: false })
     }
 
     /// Renames the complete table to `dir`: the one step that makes it appear.
     fn commit(mut self, dir: &Path) -> Result<(), TableError> {
-        std::fs::rename(&self.tmp, dir).map_err(io_error(dir))?;
+        std::fs::rename(&self.tmp, dir).map_err(TableError::io_at(dir))?;
         self.done = true;
         Ok(())
     }
@@ -609,12 +608,6 @@ impl Drop for Staging {
 }
 // ANCHOR_END: staging
 
-/// A [`TableError::Io`] naming `path`.
-fn io_error(path: &Path) -> impl Fn(std::io::Error) -> TableError {
-    let path = path.to_path_buf();
-    move |e| TableError::Io(harness::Error::io(path.clone(), e))
-}
-
 /// One column's mapped files: its values, and its exact decimals for `float64`.
 struct ColumnFiles {
     values: MappedFile,
@@ -628,7 +621,8 @@ fn create_column_files(
     types: &[ColumnType],
     rows: u64,
 ) -> Result<Vec<ColumnFiles>, TableError> {
-    let create = |path: PathBuf, len: u64| MappedFile::create(&path, len).map_err(io_error(&path));
+    let create =
+        |path: PathBuf, len: u64| MappedFile::create(&path, len).map_err(TableError::io_at(&path));
     types
         .iter()
         .enumerate()

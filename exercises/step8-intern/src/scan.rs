@@ -50,8 +50,7 @@ fn map_exact(dir: &Path, path: &Path, len: u64) -> Result<Mmap, TableError> {
     // into place complete; nothing in this program writes them again. Another process
     // that truncated one while it is mapped would raise SIGBUS on the next read (see
     // step 2's chapter); the size is checked here, against the manifest.
-    let map =
-        unsafe { Mmap::map(&file) }.map_err(|e| TableError::Io(harness::Error::io(path, e)))?;
+    let map = unsafe { Mmap::map(&file) }.map_err(TableError::io_at(path))?;
     if map.len() as u64 != len {
         return Err(TableError::NotATable(
             dir.into(),
@@ -166,12 +165,10 @@ impl Table {
             rows,
             slots,
         };
-        let groups = index.groups() as u64;
-        let bad = if index.offset(index.groups()) != self.manifest.rows {
+        let (groups, slots) = (index.groups(), index.slots.len() / 4);
+        let bad = if index.offset(groups) != self.manifest.rows {
             Some("the index does not cover every row")
-        } else if !(index.slots.len() / 4).is_power_of_two()
-            || index.slots.len() / 4 < 2 * groups as usize
-        {
+        } else if !slots.is_power_of_two() || slots < 2 * groups {
             Some("the index's slots are not a power of two of twice its groups")
         } else {
             None
@@ -274,14 +271,19 @@ impl ColumnFiles {
         }
     }
 
+    /// Whether row `i` has a value (not NULL): its bit in `col{k}.valid`; always, in
+    /// a string column.
+    #[inline]
+    pub fn is_valid(&self, i: usize) -> bool {
+        self.valid
+            .as_ref()
+            .is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1)
+    }
+
     /// Row `i`'s value, a string as `Str` of its id's four bytes (no table at hand).
     #[inline]
     pub fn value_at(&self, i: usize) -> Value<'_> {
-        let valid = self
-            .valid
-            .as_ref()
-            .is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1);
-        if !valid {
+        if !self.is_valid(i) {
             return Value::Null;
         }
         let w = self.ty.width();

@@ -47,7 +47,7 @@ pub struct HashIndex {
     pub offsets: Vec<u64>,
     /// Row numbers, grouped, in row order within each group.
     pub rows: Vec<u64>,
-    /// The open-addressed slots (group + 1, 0 when empty), filled by [`HashIndex::fill_slots`].
+    /// The open-addressed slots (group + 1, 0 when empty), from [`slots`].
     pub slots: Vec<u32>,
 }
 
@@ -76,23 +76,28 @@ impl HashIndex {
         self.offsets.len().saturating_sub(1)
     }
 
-    // ANCHOR: fill_slots
-    /// Fills [`HashIndex::slots`], group `g` under `hash_of(g)`, groups in order, so
-    /// that the slots are the same bytes whatever the build's threads.
-    pub fn fill_slots(&mut self, hash_of: impl Fn(usize) -> u64) {
-        let len = (2 * self.groups()).next_power_of_two().max(2);
-        let mut slots = vec![0u32; len];
-        for g in 0..self.groups() {
-            let mut s = hash_of(g) as usize & (len - 1);
-            while slots[s] != 0 {
-                s = (s + 1) & (len - 1);
-            }
-            slots[s] = g as u32 + 1;
-        }
-        self.slots = slots;
+    /// The key of group `g`: its first row's.
+    pub fn first_row(&self, g: usize) -> usize {
+        self.rows[self.offsets[g] as usize] as usize
     }
-    // ANCHOR_END: fill_slots
 }
+
+// ANCHOR: slots
+/// The slots of `groups` groups, group `g` under `hash_of(g)`, put in group order, so
+/// that they are the same bytes whatever the build's threads.
+pub fn slots(groups: usize, hash_of: impl Fn(usize) -> u64) -> Vec<u32> {
+    let len = (2 * groups).next_power_of_two().max(2);
+    let mut slots = vec![0u32; len];
+    for g in 0..groups {
+        let mut s = hash_of(g) as usize & (len - 1);
+        while slots[s] != 0 {
+            s = (s + 1) & (len - 1);
+        }
+        slots[s] = g as u32 + 1;
+    }
+    slots
+}
+// ANCHOR_END: slots
 
 // ANCHOR: build
 /// The index of `keys` (one key per row: a row's value as 16 bytes, NULL distinct
@@ -251,9 +256,10 @@ mod tests {
             .map(|i| (i * i % 1_009).to_le_bytes())
             .collect();
         let mut index = build(&keys, 2);
-        let key_of = |g: usize| keys[index.rows[index.offsets[g] as usize] as usize];
-        let hashes: Vec<u64> = (0..index.groups()).map(|g| hash_key(&key_of(g))).collect();
-        index.fill_slots(|g| hashes[g]);
+        let hashes: Vec<u64> = (0..index.groups())
+            .map(|g| hash_key(&keys[index.first_row(g)]))
+            .collect();
+        index.slots = slots(index.groups(), |g| hashes[g]);
         assert!(index.slots.len() >= 2 * index.groups());
         assert_eq!(
             index.slots.iter().filter(|&&s| s != 0).count(),

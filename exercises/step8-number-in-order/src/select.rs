@@ -70,7 +70,8 @@ pub enum Selection<'t> {
     Scan {
         /// The `--where` column's files.
         column: &'t ColumnFiles,
-        /// The key (as [`key_at`] builds it).
+        /// The key, as the load's index keys the column: the value's bytes, and a
+        /// last byte 1 for a value, 0 for NULL (a string's value is its symbol id).
         key: [u8; 16],
     },
     /// Group `group` of the column's hash index.
@@ -109,36 +110,16 @@ impl Selection<'_> {
     }
 }
 
-// ANCHOR: key_at
-/// Row `i`'s key in `column`, as the load's index keys it: the value's bytes, and a
-/// last byte 1 for a value, 0 for NULL (a string column's value is its symbol id).
-#[inline]
-pub fn key_at(column: &ColumnFiles, i: usize) -> [u8; 16] {
-    let w = column.ty.width();
-    let mut key = [0u8; 16];
-    key[..w].copy_from_slice(&column.values[w * i..w * i + w]);
-    let valid = column
-        .valid
-        .as_ref()
-        .is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1);
-    key[15] = u8::from(valid);
-    key
-}
-// ANCHOR_END: key_at
-
 // ANCHOR: key_is
-/// Whether row `i`'s key in `column` is `key`: [`key_at`] without building the key,
-/// the width a constant in each arm so that the compare is one load, not a `memcmp`
+/// Whether row `i`'s key in `column` is `key` (as [`Selection::Scan`] keys it), the
+/// width a constant in each arm so that the compare is one load, not a `memcmp`
 /// call (the scan runs it on every row).
 #[inline]
 pub fn key_is(column: &ColumnFiles, i: usize, key: &[u8; 16]) -> bool {
     fn same<const W: usize>(values: &[u8], i: usize, key: &[u8; 16]) -> bool {
         values[W * i..W * i + W] == key[..W]
     }
-    let valid = column
-        .valid
-        .as_ref()
-        .is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1);
+    let valid = column.is_valid(i);
     let same = match column.ty.width() {
         1 => same::<1>(&column.values, i, key),
         4 => same::<4>(&column.values, i, key),
@@ -204,7 +185,7 @@ pub fn select<'t>(
             };
             let row = u64::from_le_bytes(first.try_into().expect("8")) as usize;
             match key {
-                Some(key) => key_at(column, row) == key,
+                Some(key) => key_is(column, row, &key),
                 None => table.symbol(symbol_id(column, row)) == text,
             }
         };
@@ -241,19 +222,17 @@ fn symbol_id(column: &ColumnFiles, row: usize) -> u32 {
 
 /// `--verbose`'s line: how the rows were found.
 pub fn describe(filter: Option<Where<'_>>, access: Access, rows: u64) -> String {
-    let Some(filter) = filter else {
+    let (Some(filter), Access::Index | Access::Scan) = (filter, access) else {
         return format!("every row ({rows})");
     };
-    let what = format!("{}={}", filter.column, key_text(filter.value.as_bytes()));
-    match access {
-        Access::Index => format!(
-            "{what}: {rows} rows, through the hash index of {:?}",
-            filter.column
-        ),
-        Access::Scan => format!(
-            "{what}: {rows} rows, by a scan of every row's {:?}",
-            filter.column
-        ),
-        Access::Every => format!("every row ({rows})"),
-    }
+    let how = match access {
+        Access::Index => "through the hash index of",
+        _ => "by a scan of every row's",
+    };
+    format!(
+        "{}={}: {rows} rows, {how} {:?}",
+        filter.column,
+        key_text(filter.value.as_bytes()),
+        filter.column
+    )
 }

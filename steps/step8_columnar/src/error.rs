@@ -1,7 +1,7 @@
 //! What loading a table or querying one can fail with.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use harness::query::{QueryError, key_text};
 use serde_json::{Value, json};
@@ -51,6 +51,12 @@ pub enum TableError {
 }
 
 impl TableError {
+    /// For `map_err`: an I/O error of `path` as a [`TableError::Io`] that names it.
+    pub fn io_at(path: &Path) -> impl Fn(std::io::Error) -> TableError {
+        let path = path.to_path_buf();
+        move |e| TableError::Io(harness::Error::io(path.clone(), e))
+    }
+
     /// The error as one JSON object: step 7's for its errors, else
     /// `{"error": NAME, ...}`.
     pub fn to_json(&self) -> Value {

@@ -129,8 +129,9 @@ fn run_with<S: Slots>(
                 if n * SPARSE < span {
                     let rows = (0..n).map(|j| {
                         if j + AHEAD < n {
-                            prefetch(values, row(j + AHEAD));
-                            prefetch(keys, row(j + AHEAD));
+                            let ahead = row(j + AHEAD);
+                            prefetch(values, ahead);
+                            prefetch(keys, ahead);
                         }
                         row(j)
                     });
@@ -253,12 +254,7 @@ fn aggregate<S: Slots>(
     range: impl Iterator<Item = usize> + Clone,
     (accs, bad): &mut (S, Option<usize>),
 ) {
-    let valid = |i: usize| {
-        values
-            .valid
-            .as_ref()
-            .is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1)
-    };
+    let valid = |i: usize| values.is_valid(i);
     let word =
         |i: usize| i64::from_le_bytes(values.values[8 * i..8 * i + 8].try_into().expect("8"));
     match values.ty {
