@@ -28,6 +28,14 @@ fn test_args(e: &Exercise) -> Vec<String> {
     args
 }
 
+/// The last `lines` lines of a command's stderr: where cargo says why a build failed
+/// (a compile error, a full disk), without the pages of `Compiling` before it.
+fn tail(stderr: &[u8], lines: usize) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
 fn cargo(root: &Path, e: &Exercise, args: &[String]) -> Result<Output, String> {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(args)
@@ -261,9 +269,10 @@ pub fn verify_one(root: &Path, e: &Exercise) -> Result<(), String> {
     restored?;
     if !stub_red {
         return Err(format!(
-            "{}: the untouched stub is not red on its todo!() (a defect: its tests do not reach the function)\n{}",
+            "{}: the untouched stub is not red on its todo!() (a defect: its tests do not reach the function, or they did not build)\n{}\n{}",
             e.name,
-            String::from_utf8_lossy(&stub.stdout)
+            String::from_utf8_lossy(&stub.stdout),
+            tail(&stub.stderr, 40)
         ));
     }
     if !solved.status.success() {
