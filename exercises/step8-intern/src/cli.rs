@@ -55,7 +55,7 @@ pub fn schema_args(command: Command) -> Command {
             Arg::new("schema")
                 .long("schema")
                 .value_name("NAME=TYPE,...")
-                .help("types for some columns instead of the inferred ones: int64, float64, decimal(S), date, bool, string"),
+                .help("types for some columns instead of the inferred ones: int64, float64, decimal(S), date, bool, string (interned), text (stored as it is)"),
         )
 }
 

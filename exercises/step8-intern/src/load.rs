@@ -7,11 +7,12 @@
 //! ```text
 //! header = the first record; the plan = step 7's chunks (of at most LOAD_CHUNK)
 //! pass 1, per chunk in parallel: check each record's width, and what each
-//!         column's fields could be (infer::Seen); merge: each column's type
+//!         column's fields could be, their bytes, their distinct values
+//!         (infer::Seen); merge: each column's type
 //! files:  each column's files in a temporary directory, at their final size,
 //!         mapped (crate::mapped); each chunk gets its window of each
 //! pass 2, per chunk in parallel: each field written into its column's window,
-//!         strings into the chunk's dictionary (encode::ChunkColumns)
+//!         strings into the chunk's dictionary, text as it is (encode::ChunkColumns)
 //! intern: the chunks' dictionaries into the table's symbols (symbols::intern),
 //!         then each chunk's local ids rewritten as symbol ids, in place
 //! write:  the maps flushed, one task per column, the symbols beside them; the
@@ -32,7 +33,7 @@ use harness::query::{QueryError, find_column, key_text, line_at};
 use hashbrown::DefaultHashBuilder;
 
 use crate::chunks::{Plan, map_chunks};
-use crate::encode::{BadField, Bits, ChunkColumns};
+use crate::encode::{BadField, Bits, ChunkColumns, Windows};
 use crate::error::TableError;
 use crate::hash_index::{self, HashIndex};
 use crate::infer::{ColumnType, Seen, null_as_empty, storage_type};
@@ -61,7 +62,7 @@ pub struct LoadOptions {
 }
 
 /// Parses a `--schema` value: `NAME=TYPE[,NAME=TYPE…]`, types as
-/// [`ColumnType::name`] (`int64`, `float64`, `decimal(S)`, `date`, `bool`, `string`).
+/// [`ColumnType::name`] (`int64`, `float64`, `decimal(S)`, `date`, `bool`, `string`, `text`).
 ///
 /// # Errors
 /// [`TableError::Schema`] naming the part that does not parse.
@@ -74,7 +75,7 @@ pub fn parse_schema(text: &str) -> Result<Vec<(String, ColumnType)>, TableError>
                 .ok_or_else(|| TableError::Schema(format!("{part:?} is not NAME=TYPE")))?;
             let ty = ColumnType::parse(ty).ok_or_else(|| {
                 TableError::Schema(format!(
-                    "{ty:?} is not a type (int64, float64, decimal(S), date, bool, string)"
+                    "{ty:?} is not a type (int64, float64, decimal(S), date, bool, string, text)"
                 ))
             })?;
             Ok((name.to_string(), ty))
@@ -144,21 +145,22 @@ pub fn load_timed(
         nulls: &options.nulls,
         delimiter,
     };
-    let (rows, seen) = infer_pass(&pass, names.len(), split.threads)?;
+    let (sizes, seen) = infer_pass(&pass, names.len(), split.threads)?;
     let types: Vec<ColumnType> = (0..names.len())
         .map(|k| storage_type(requested[k], &seen[k]))
         .collect();
     let index_column = options
         .index
         .as_deref()
-        .map(|name| column_named(&names, name))
+        .map(|name| index_column(&names, &types, name))
         .transpose()?;
     lap(&mut phases.infer);
     // From here on every file goes into the staging directory, removed on any error.
     let staging = Staging::create(dir)?;
-    let mut files = create_column_files(&staging.tmp, &types, rows.iter().sum())?;
+    let rows: Vec<u64> = sizes.iter().map(|s| s.rows).collect();
+    let mut files = create_column_files(&staging.tmp, &types, rows.iter().sum(), &seen)?;
     let hasher = DefaultHashBuilder::default();
-    let slots: Vec<Mutex<ChunkColumns<'_, '_>>> = chunk_windows(&mut files, &types, &rows)
+    let slots: Vec<Mutex<ChunkColumns<'_, '_>>> = chunk_windows(&mut files, &types, &sizes)
         .into_iter()
         .zip(&rows)
         .map(|(windows, &n)| {
@@ -302,6 +304,19 @@ fn column_named(names: &[Vec<u8>], name: &str) -> Result<usize, TableError> {
     Ok(find_column(name, &names, true)?)
 }
 
+/// The column `--index` names; not a `text` column, whose values hardly repeat:
+/// an index of them would be a group per row.
+fn index_column(names: &[Vec<u8>], types: &[ColumnType], name: &str) -> Result<usize, TableError> {
+    let k = column_named(names, name)?;
+    if types[k] == ColumnType::Text {
+        return Err(TableError::Schema(format!(
+            "column {name:?} is stored as text (nearly every value distinct), which has no \
+             index; --schema {name}=string interns it, and then it can have one"
+        )));
+    }
+    Ok(k)
+}
+
 /// Parses part `k` of `plan` (its records after the header), calling `on_record`.
 fn parse_part<'a>(
     pass: &Pass<'a>,
@@ -318,13 +333,20 @@ fn parse_part<'a>(
     (parser.produced(), parsed)
 }
 
-/// Pass 1: each part's records and what each column's fields could be; the first
+/// What pass 1 found in one part: its records, and the bytes of each column's
+/// fields as the load reads them (the part's share of a `text` column's file).
+struct PartSize {
+    rows: u64,
+    bytes: Vec<u64>,
+}
+
+/// Pass 1: each part's size and what each column's fields could be; the first
 /// error in record order (a record of another width, or an open quote).
 fn infer_pass(
     pass: &Pass<'_>,
     width: usize,
     threads: usize,
-) -> Result<(Vec<u64>, Vec<Seen>), TableError> {
+) -> Result<(Vec<PartSize>, Vec<Seen>), TableError> {
     let Pass {
         input,
         plan,
@@ -353,7 +375,7 @@ fn infer_pass(
     )
     .0;
     let mut before = headers;
-    let (mut rows, mut merged) = (Vec::new(), vec![Seen::default(); width]);
+    let (mut sizes, mut merged) = (Vec::new(), vec![Seen::default(); width]);
     for (produced, seen, failure, parse_error) in parts {
         if let Some((record, start, found)) = failure {
             return Err(QueryError::FieldCount {
@@ -371,10 +393,13 @@ fn infer_pass(
         for (m, s) in merged.iter_mut().zip(&seen) {
             m.merge(s);
         }
-        rows.push(produced);
+        sizes.push(PartSize {
+            rows: produced,
+            bytes: seen.iter().map(|s| s.bytes).collect(),
+        });
         before += produced;
     }
-    Ok((rows, merged))
+    Ok((sizes, merged))
 }
 
 /// The first field (in record order) that did not parse as its column's type.
@@ -514,10 +539,10 @@ fn manifest(
             Column {
                 name,
                 ty: types[k],
-                nulls: if types[k] == ColumnType::String {
-                    0
-                } else {
+                nulls: if types[k].has_validity() {
                     rows - valid
+                } else {
+                    0
                 },
                 id_bound: id_bounds[k],
             }
@@ -557,7 +582,7 @@ fn write_table(tmp: &Path, w: &Written<'_>, threads: usize) -> std::io::Result<(
             }
             let files = &w.files[k];
             files.values.sync()?;
-            files.exact.as_ref().map_or(Ok(()), MappedFile::sync)?;
+            files.extra.as_ref().map_or(Ok(()), MappedFile::sync)?;
             w.valid[k]
                 .as_ref()
                 .map_or(Ok(()), |valid| layout::write_valid(tmp, k, valid))
@@ -608,34 +633,34 @@ impl Drop for Staging {
 }
 // ANCHOR_END: staging
 
-/// One column's mapped files: its values, and its exact decimals for `float64`.
+/// One column's mapped files: its values, and its second file: the exact decimals
+/// of a `float64` column, the bytes of a `text` column.
 struct ColumnFiles {
     values: MappedFile,
-    exact: Option<MappedFile>,
+    extra: Option<MappedFile>,
 }
 
 // ANCHOR: create_column_files
-/// Each column's files in `tmp`, at their final size for `rows` rows, mapped.
+/// Each column's files in `tmp`, at their final size for `rows` rows (`seen` summed
+/// a `text` column's bytes), mapped.
 fn create_column_files(
     tmp: &Path,
     types: &[ColumnType],
     rows: u64,
+    seen: &[Seen],
 ) -> Result<Vec<ColumnFiles>, TableError> {
     let create =
         |path: PathBuf, len: u64| MappedFile::create(&path, len).map_err(TableError::io_at(&path));
+    let file = |k: usize, part: &str| layout::column_file(tmp, k, part);
     types
         .iter()
         .enumerate()
         .map(|(k, ty)| {
             Ok(ColumnFiles {
-                values: create(
-                    layout::column_file(tmp, k, "values"),
-                    rows * ty.width() as u64,
-                )?,
-                exact: match ty {
-                    ColumnType::Float64 => {
-                        Some(create(layout::column_file(tmp, k, "exact"), rows * 16)?)
-                    }
+                values: create(file(k, "values"), rows * ty.width() as u64)?,
+                extra: match ty {
+                    ColumnType::Float64 => Some(create(file(k, "exact"), rows * 16)?),
+                    ColumnType::Text => Some(create(file(k, "text"), seen[k].bytes)?),
                     _ => None,
                 },
             })
@@ -643,26 +668,36 @@ fn create_column_files(
         .collect()
 }
 
-/// Each chunk's windows `(values, exact)` of each column's files, chunk `c` after
-/// the `rows` of the chunks before it.
+/// Each chunk's [`Windows`] of each column's files, chunk `c`'s after the chunks'
+/// before it (their rows, and for `text` their bytes, as pass 1 counted them).
 fn chunk_windows<'m>(
     files: &'m mut [ColumnFiles],
     types: &[ColumnType],
-    rows: &[u64],
-) -> Vec<Vec<(&'m mut [u8], &'m mut [u8])>> {
-    let mut per_chunk: Vec<Vec<(&'m mut [u8], &'m mut [u8])>> = rows
+    sizes: &[PartSize],
+) -> Vec<Vec<Windows<'m>>> {
+    let mut per_chunk: Vec<Vec<Windows<'m>>> = sizes
         .iter()
         .map(|_| Vec::with_capacity(types.len()))
         .collect();
-    for (column, ty) in files.iter_mut().zip(types) {
-        let lens = |width: usize| rows.iter().map(move |&r| r as usize * width);
-        let values = windows(column.values.bytes_mut(), lens(ty.width()));
-        let exact = match &mut column.exact {
-            Some(exact) => windows(exact.bytes_mut(), lens(16)),
-            None => rows.iter().map(|_| <&mut [u8]>::default()).collect(),
+    for (k, (column, ty)) in files.iter_mut().zip(types).enumerate() {
+        let rows = |width: usize| sizes.iter().map(move |s| s.rows as usize * width);
+        let values = windows(column.values.bytes_mut(), rows(ty.width()));
+        let extra = match (&mut column.extra, ty) {
+            (Some(text), ColumnType::Text) => {
+                windows(text.bytes_mut(), sizes.iter().map(|s| s.bytes[k] as usize))
+            }
+            (Some(exact), _) => windows(exact.bytes_mut(), rows(16)),
+            (None, _) => sizes.iter().map(|_| <&mut [u8]>::default()).collect(),
         };
-        for ((chunk, v), e) in per_chunk.iter_mut().zip(values).zip(exact) {
-            chunk.push((v, e));
+        let mut text_start = 0;
+        for ((chunk, values), extra) in per_chunk.iter_mut().zip(values).zip(extra) {
+            let len = extra.len() as u64;
+            chunk.push(Windows {
+                values,
+                extra,
+                text_start,
+            });
+            text_start += len;
         }
     }
     per_chunk
@@ -675,7 +710,7 @@ fn joined_valid(chunks: &[ChunkColumns<'_, '_>], types: &[ColumnType]) -> Vec<Op
         .iter()
         .enumerate()
         .map(|(k, ty)| {
-            (*ty != ColumnType::String).then(|| {
+            ty.has_validity().then(|| {
                 let mut valid = Bits::default();
                 for chunk in chunks {
                     valid.extend(&chunk.columns[k].valid);

@@ -36,10 +36,12 @@ pub struct ColumnFiles {
     pub ty: ColumnType,
     /// `col{k}.values`.
     pub values: Mmap,
-    /// `col{k}.valid` (empty for a string column).
+    /// `col{k}.valid` (none for a string or text column).
     pub valid: Option<Mmap>,
     /// `col{k}.exact` (float64 only).
     pub exact: Option<Mmap>,
+    /// `col{k}.text` (text only): the rows' bytes; `values` holds where each ends.
+    pub text: Option<Mmap>,
 }
 
 /// Maps the file at `path`, checking that it is `len` bytes long.
@@ -118,17 +120,28 @@ impl Table {
         let rows = self.manifest.rows;
         let file = |part| column_file(&self.dir, k, part);
         let values = map_exact(&self.dir, &file("values"), rows * ty.width() as u64)?;
-        let valid = (ty != ColumnType::String)
+        let valid = ty
+            .has_validity()
             .then(|| map_exact(&self.dir, &file("valid"), rows.div_ceil(64) * 8))
             .transpose()?;
         let exact = (ty == ColumnType::Float64)
             .then(|| map_exact(&self.dir, &file("exact"), rows * 16))
+            .transpose()?;
+        let text = (ty == ColumnType::Text)
+            .then(|| {
+                // The text file ends where the last row's bytes do.
+                let len = rows
+                    .checked_sub(1)
+                    .map_or(0, |last| u64_at(&values, last as usize));
+                map_exact(&self.dir, &file("text"), len)
+            })
             .transpose()?;
         Ok(ColumnFiles {
             ty,
             values,
             valid,
             exact,
+            text,
         })
     }
 
@@ -252,24 +265,36 @@ pub enum Value<'t> {
     Date(i32),
     /// `bool`.
     Bool(bool),
-    /// `string`: the field's bytes.
+    /// `string` or `text`: the field's bytes.
     Str(&'t [u8]),
 }
 
 impl ColumnFiles {
     /// Row `i`'s value; `table` gives the symbols.
-    pub fn value<'t>(&self, table: &'t Table, i: usize) -> Value<'t> {
-        match self.value_at(i) {
-            Value::Str(id) => Value::Str(table.symbol(u32::from_le_bytes(
+    pub fn value<'t>(&'t self, table: &'t Table, i: usize) -> Value<'t> {
+        match (self.ty, self.value_at(i)) {
+            (ColumnType::String, Value::Str(id)) => Value::Str(table.symbol(u32::from_le_bytes(
                 id.try_into().expect("a string column's id is 4 bytes"),
             ))),
-            Value::Null => Value::Null,
-            Value::Int(v) => Value::Int(v),
-            Value::Float(v) => Value::Float(v),
-            Value::Date(v) => Value::Date(v),
-            Value::Bool(v) => Value::Bool(v),
+            (_, value) => value,
         }
     }
+
+    // ANCHOR: text_at
+    /// Row `i`'s bytes in a `text` column: from where row `i - 1`'s end to where its
+    /// own do. Offsets out of order (a damaged file) give no bytes, not a panic.
+    #[inline]
+    pub fn text_at(&self, i: usize) -> &[u8] {
+        let start = if i == 0 {
+            0
+        } else {
+            u64_at(&self.values, i - 1)
+        };
+        let end = u64_at(&self.values, i);
+        let text = self.text.as_deref().unwrap_or_default();
+        text.get(start as usize..end as usize).unwrap_or_default()
+    }
+    // ANCHOR_END: text_at
 
     /// Whether row `i` has a value (not NULL): its bit in `col{k}.valid`; always, in
     /// a string column.
@@ -280,7 +305,8 @@ impl ColumnFiles {
             .is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1)
     }
 
-    /// Row `i`'s value, a string as `Str` of its id's four bytes (no table at hand).
+    /// Row `i`'s value, a `string` as `Str` of its id's four bytes (no table at hand),
+    /// a `text` as its bytes.
     #[inline]
     pub fn value_at(&self, i: usize) -> Value<'_> {
         if !self.is_valid(i) {
@@ -300,6 +326,7 @@ impl ColumnFiles {
             ColumnType::Date => Value::Date(word(4) as u32 as i32),
             ColumnType::Bool => Value::Bool(raw[0] == 1),
             ColumnType::String => Value::Str(raw),
+            ColumnType::Text => Value::Str(self.text_at(i)),
         }
     }
 }

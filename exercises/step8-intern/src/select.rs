@@ -10,7 +10,8 @@
 //!          float64, date, bool; empty = NULL; a string stays text)
 //! with an index:  hash the key (a string: its bytes) -> probe the slots -> the group
 //!                 whose first row holds the key -> that group's rows, in row order
-//! without:        every row, its key compared with VALUE's
+//! without:        every row, its key compared with VALUE's (a text column: its
+//!                 bytes with VALUE's)
 //! ```
 //!
 //! The index touches only the matching rows (and their values); the scan reads the
@@ -74,6 +75,13 @@ pub enum Selection<'t> {
         /// last byte 1 for a value, 0 for NULL (a string's value is its symbol id).
         key: [u8; 16],
     },
+    /// The rows of a `text` column whose bytes are `text`, found by testing each.
+    ScanText {
+        /// The `--where` column's files.
+        column: &'t ColumnFiles,
+        /// VALUE.
+        text: Vec<u8>,
+    },
     /// Group `group` of the column's hash index.
     Group {
         /// The index's files.
@@ -89,6 +97,8 @@ pub enum Piece<'s> {
     Range(std::ops::Range<usize>),
     /// These rows, those whose key in `column` is `key`.
     Filter(std::ops::Range<usize>, &'s ColumnFiles, &'s [u8; 16]),
+    /// These rows, those whose bytes in the `text` column are these.
+    FilterText(std::ops::Range<usize>, &'s ColumnFiles, &'s [u8]),
     /// These row numbers (little-endian `u64`s).
     List(&'s [u8]),
 }
@@ -101,6 +111,7 @@ impl Selection<'_> {
             Selection::All => Piece::Range(share(rows)),
             Selection::Nothing => Piece::Range(0..0),
             Selection::Scan { column, key } => Piece::Filter(share(rows), column, key),
+            Selection::ScanText { column, text } => Piece::FilterText(share(rows), column, text),
             Selection::Group { index, group } => {
                 let list = index.rows_of(*group);
                 let words = share(list.len() / 8);
@@ -138,6 +149,8 @@ fn typed_key(ty: ColumnType, value_text: &str, column: &str) -> Result<[u8; 16],
     let mut one = ColumnChunk {
         values: Out::new(&mut value),
         exact: Out::new(&mut exact),
+        text: Out::default(),
+        text_end: 0,
         valid: Bits::default(),
     };
     if !push_typed(&mut one, ty, value_text.as_bytes()) {
@@ -195,6 +208,10 @@ pub fn select<'t>(
             None => Selection::Nothing,
         };
         return Ok((selection, Access::Index));
+    }
+    if column.ty == ColumnType::Text {
+        let text = text.to_vec();
+        return Ok((Selection::ScanText { column, text }, Access::Scan));
     }
     let key = if string {
         // Only ids below the column's bound can be in it: find VALUE's, if any.

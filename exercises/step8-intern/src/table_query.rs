@@ -12,7 +12,8 @@
 //! merge the threads' arrays; each id with a count is a group, its key the symbol
 //! ```
 //!
-//! An `int64`, `date` or `bool` key goes into a hash map by value instead.
+//! An `int64`, `date` or `bool` key goes into a hash map by value instead, and a
+//! `text` key into one by its bytes (step 6's GROUP BY, without the parse).
 
 use harness::query::{Groups, QueryError};
 
@@ -75,6 +76,12 @@ pub fn run_selected(
                 accs: vec![Acc::default(); bound],
             }
         }),
+        ColumnType::Text => run_with(table, (keys, values), query, selection, threads, || {
+            ByText {
+                keys,
+                accs: hashbrown::HashMap::new(),
+            }
+        }),
         ColumnType::Int64 | ColumnType::Date | ColumnType::Bool => {
             run_with(table, (keys, values), query, selection, threads, || {
                 ByValue {
@@ -114,6 +121,10 @@ fn run_with<S: Slots>(
             Piece::Range(range) => aggregate(table, values, range, state),
             Piece::Filter(range, column, key) => {
                 let rows = range.filter(|&i| key_is(column, i, key));
+                aggregate(table, values, rows, state);
+            }
+            Piece::FilterText(range, column, text) => {
+                let rows = range.filter(|&i| column.text_at(i) == text);
                 aggregate(table, values, rows, state);
             }
             // ANCHOR: prefetch_rows
@@ -248,6 +259,33 @@ impl Slots for ByValue<'_> {
     }
 }
 
+/// A `text` key: a hash map by the key's bytes, which stay in the mapped file.
+struct ByText<'c> {
+    keys: &'c ColumnFiles,
+    accs: hashbrown::HashMap<&'c [u8], Acc>,
+}
+
+impl<'c> Slots for ByText<'c> {
+    #[inline]
+    fn acc(&mut self, row: usize) -> &mut Acc {
+        let keys: &'c ColumnFiles = self.keys;
+        self.accs.entry(keys.text_at(row)).or_default()
+    }
+
+    fn merge(&mut self, other: Self) {
+        for (key, acc) in other.accs {
+            self.accs.entry(key).or_default().merge(&acc);
+        }
+    }
+
+    fn into_groups(self, _: &Table) -> Groups {
+        self.accs
+            .iter()
+            .map(|(key, acc)| (key.to_vec(), acc.group()))
+            .collect()
+    }
+}
+
 // ANCHOR: aggregate
 /// Adds rows `range` into `accs`; at a value that is not a number, records its row
 /// in `bad` (keeping the smallest) and stops.
@@ -291,6 +329,9 @@ fn aggregate<S: Slots>(
             ));
             parse_number(symbol).map_err(|_| ())
         }),
+        ColumnType::Text => add_rows(accs, bad, range.clone(), &|i| {
+            parse_number(values.text_at(i)).map_err(|_| ())
+        }),
         ColumnType::Date | ColumnType::Bool => add_rows(accs, bad, range.clone(), &|i| {
             if valid(i) { Err(()) } else { Ok(None) }
         }),
@@ -325,6 +366,7 @@ fn invalid_number(table: &Table, values: &ColumnFiles, column: &str, row: usize)
             let id = u32::from_le_bytes(values.values[4 * row..4 * row + 4].try_into().expect("4"));
             table.symbol(id).to_vec()
         }
+        ColumnType::Text => values.text_at(row).to_vec(),
         ColumnType::Date => {
             let mut text = Vec::new();
             let days =

@@ -151,14 +151,14 @@ fn assert_round_trip(csv: &[u8], dir: &Path) {
             let field = &record[k][..];
             let got = files.value(&table, row);
             let want = match column.ty {
-                _ if field.is_empty() && column.ty != ColumnType::String => Value::Null,
+                _ if field.is_empty() && column.ty.has_validity() => Value::Null,
                 ColumnType::Int64 => Value::Int(parse_int(field).unwrap()),
                 ColumnType::Decimal { .. } | ColumnType::Float64 => {
                     Value::Float(value::parse_value(field).unwrap().unwrap())
                 }
                 ColumnType::Date => Value::Date(date::parse(field).unwrap()),
                 ColumnType::Bool => Value::Bool(parse_bool(field).unwrap()),
-                ColumnType::String => Value::Str(field),
+                ColumnType::String | ColumnType::Text => Value::Str(field),
             };
             let same = match (got, want) {
                 (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
@@ -302,7 +302,7 @@ fn load_errors_name_record_line_column_and_text() {
         !dir.exists() && !temporary_dir(&dir).exists(),
         "nothing left behind"
     );
-    assert!(parse_schema("b=text").is_err());
+    assert!(parse_schema("b=varchar").is_err());
     assert!(parse_schema("b").is_err());
     let e = load(
         csv,

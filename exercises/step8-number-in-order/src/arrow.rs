@@ -11,6 +11,8 @@
 //! string     -> Dictionary(UInt32, Utf8), or Binary values when a symbol is not UTF-8:
 //!               the column's own dictionary (its symbols in order of first use), as
 //!               an Arrow dictionary belongs to one column and ours to the table
+//! text       -> Utf8 (LargeUtf8 past 2 GiB of bytes), or Binary when a value is not
+//!               UTF-8
 //! ```
 
 use std::fs::File;
@@ -20,7 +22,8 @@ use std::sync::Arc;
 use arrow_array::types::UInt32Type;
 use arrow_array::{
     ArrayRef, BinaryArray, BooleanArray, Date32Array, Decimal128Array, DictionaryArray,
-    Float64Array, Int64Array, RecordBatch, StringArray, UInt32Array,
+    Float64Array, Int64Array, LargeBinaryArray, LargeStringArray, RecordBatch, StringArray,
+    UInt32Array,
 };
 use arrow_ipc::writer::FileWriter;
 use arrow_schema::{ArrowError, Field, Schema};
@@ -102,7 +105,25 @@ fn to_array(table: &Table, files: &ColumnFiles) -> Result<ArrayRef, ArrowError> 
             _ => None,
         }))),
         ColumnType::String => dictionary(table, files, rows)?,
+        ColumnType::Text => text(files, rows),
     })
+}
+
+/// A `text` column as Arrow strings, or bytes when one is not UTF-8; the large
+/// (64-bit offset) kinds when its bytes pass what 32-bit offsets reach.
+fn text(files: &ColumnFiles, rows: usize) -> ArrayRef {
+    let values: Vec<&[u8]> = (0..rows).map(|i| files.text_at(i)).collect();
+    let large = files.text.as_ref().map_or(0, |t| t.len()) > i32::MAX as usize;
+    match values
+        .iter()
+        .map(|v| std::str::from_utf8(v))
+        .collect::<Result<Vec<&str>, _>>()
+    {
+        Ok(text) if large => Arc::new(LargeStringArray::from(text)),
+        Ok(text) => Arc::new(StringArray::from(text)),
+        Err(_) if large => Arc::new(LargeBinaryArray::from(values)),
+        Err(_) => Arc::new(BinaryArray::from(values)),
+    }
 }
 
 // ANCHOR: dictionary

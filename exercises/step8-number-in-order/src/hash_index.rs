@@ -63,9 +63,10 @@ pub fn hash_key(bytes: &[u8]) -> u64 {
     let mut h = words.by_ref().fold(0, |h, w| {
         mix(h, u64::from_le_bytes(w.try_into().expect("8")))
     });
-    let mut tail = [0u8; 8];
-    tail[..words.remainder().len()].copy_from_slice(words.remainder());
-    h = mix(mix(h, u64::from_le_bytes(tail)), bytes.len() as u64);
+    // The last 0..=7 bytes as a little-endian word padded with zeros, built a byte
+    // at a time: a copy of a variable length would be a `memcpy` call per key.
+    let tail = (words.remainder().iter().rev()).fold(0, |w, &b| w << 8 | u64::from(b));
+    h = mix(mix(h, tail), bytes.len() as u64);
     h ^ (h >> 29)
 }
 // ANCHOR_END: hash_key
@@ -287,5 +288,25 @@ mod tests {
         }
         assert_ne!(hash_key(b"a"), hash_key(b"a\0"));
         assert_ne!(hash_key(b""), hash_key(b"\0"));
+    }
+
+    #[test]
+    fn the_tail_is_the_zero_padded_little_endian_word() {
+        let text = b"the quick brown fox";
+        for len in 0..=text.len() {
+            let bytes = &text[..len];
+            let (whole, rest) = bytes.split_at(len / 8 * 8);
+            let mut tail = [0u8; 8];
+            tail[..rest.len()].copy_from_slice(rest);
+            let mix = |h: u64, w: u64| (h.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
+            let words = whole
+                .chunks_exact(8)
+                .map(|w| u64::from_le_bytes(w.try_into().unwrap()));
+            let h = mix(
+                mix(words.fold(0, mix), u64::from_le_bytes(tail)),
+                len as u64,
+            );
+            assert_eq!(hash_key(bytes), h ^ (h >> 29), "{len} bytes");
+        }
     }
 }

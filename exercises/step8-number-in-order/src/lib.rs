@@ -9,16 +9,20 @@
 //! booleans become raw little-endian arrays; strings are *interned* ([`symbols`]):
 //! each distinct string is stored once in the table's symbol file and the column holds
 //! `u32` symbol ids. A GROUP BY then reads two columns and indexes an array by symbol
-//! id ([`table_query`]), without hashing a string or touching the CSV.
+//! id ([`table_query`]), without hashing a string or touching the CSV. A large column
+//! whose strings hardly repeat (names, ids) gains nothing from interning: the load
+//! estimates its distinct values in pass 1 ([`distinct`]) and stores it as *text*,
+//! its bytes and their end offsets, as they are.
 //!
 //! **What changed since the previous step.** New: the column types and their
-//! inference ([`infer`]), the per-chunk column builders ([`encode`]) writing into
-//! the mapped column files ([`mapped`]), the deterministic parallel interning
-//! ([`symbols`]), the load with its crash-safe rename ([`load`], [`manifest`]),
-//! reading a table back ([`scan`]), the query over it ([`table_query`]), the hash
-//! index ([`hash_index`]) and `--where` through it or by a scan ([`select`]). Kept from step 7: the parser, the chunks, the exact sum, and the
-//! query over the CSV ([`query`]), which is now the yardstick the table is measured
-//! against. Step 7's comparison with step 1's parser is gone.
+//! inference ([`infer`], [`distinct`]), the per-chunk column builders ([`encode`])
+//! writing into the mapped column files ([`mapped`]), the deterministic parallel
+//! interning ([`symbols`]), the load with its crash-safe rename ([`load`],
+//! [`manifest`]), reading a table back ([`scan`]), the query over it
+//! ([`table_query`]), the hash index ([`hash_index`]) and `--where` through it or by
+//! a scan ([`select`]). Kept from step 7: the parser, the chunks, the exact sum, and
+//! the query over the CSV ([`query`]), which is now the yardstick the table is
+//! measured against. Step 7's comparison with step 1's parser is gone.
 //!
 //! **Measured** on an Intel Xeon Processor (KVM guest, 2.6 GHz, 2 cores, shared and
 //! noisy) on the 49 MB bench file, and on an AMD EPYC (KVM guest, 2 cores) on the
@@ -56,6 +60,7 @@ pub mod blocks;
 pub mod chunks;
 pub mod cli;
 pub mod date;
+pub mod distinct;
 pub mod encode;
 pub mod error;
 pub mod exact;

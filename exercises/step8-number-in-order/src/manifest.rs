@@ -13,8 +13,9 @@ use crate::infer::ColumnType;
 /// The format this step writes and reads.
 pub const FORMAT: &str = "step8-splayed-table";
 /// Its version; a reader refuses any other. Version 2 added the hash index's slots
-/// (`col{k}.index.slots`), which `--where` looks a value up in.
-pub const VERSION: u64 = 2;
+/// (`col{k}.index.slots`), which `--where` looks a value up in; version 3 the
+/// `text` columns (`col{k}.text`).
+pub const VERSION: u64 = 3;
 
 /// One column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,7 +24,7 @@ pub struct Column {
     pub name: Vec<u8>,
     /// Its type.
     pub ty: ColumnType,
-    /// Rows without a value (empty fields; always 0 for `string`).
+    /// Rows without a value (empty fields; always 0 for `string` and `text`).
     pub nulls: u64,
     /// For a `string` column: one more than its largest symbol id (the size of an
     /// array indexed by its ids); 0 for the other types.

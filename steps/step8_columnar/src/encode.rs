@@ -1,7 +1,7 @@
 //! One chunk's records as columns: each field parsed once into its column's type and
 //! written where it lies in the column's file (little-endian bytes, the file mapped
-//! by the load at its final size, [`Out`]), and strings interned into the chunk's
-//! dictionary.
+//! by the load at its final size, [`Out`]), strings interned into the chunk's
+//! dictionary, or, in a `text` column, copied as they are.
 
 use hashbrown::DefaultHashBuilder;
 
@@ -99,8 +99,26 @@ pub struct ColumnChunk<'m> {
     /// For a `float64` column only: each value's exact decimal in 10^-18 units (16
     /// bytes, little-endian), or `i128::MIN` when it has none.
     pub exact: Out<'m>,
-    /// Which rows have a value (for every type but `string`, where empty is a string).
+    /// For a `text` column only: the rows' bytes, one after the other.
+    pub text: Out<'m>,
+    /// For a `text` column: where the last row's bytes end in the column's text file
+    /// (the values are these end offsets).
+    pub text_end: u64,
+    /// Which rows have a value (for every type but `string` and `text`, where empty
+    /// is a string).
     pub valid: Bits,
+}
+
+/// A chunk's windows of one column's files, from the load ([`ChunkColumns::new`]).
+#[derive(Debug, Default)]
+pub struct Windows<'m> {
+    /// Of `col{k}.values`.
+    pub values: &'m mut [u8],
+    /// Of the second file: `col{k}.exact` (float64) or `col{k}.text` (text); empty
+    /// for the other types.
+    pub extra: &'m mut [u8],
+    /// For `text`: where the chunk's bytes start in `col{k}.text`.
+    pub text_start: u64,
 }
 
 /// A field that does not parse as its column's type: where it is, to report it.
@@ -142,23 +160,36 @@ pub struct ChunkColumns<'t, 'm> {
 
 impl<'t, 'm> ChunkColumns<'t, 'm> {
     /// Empty columns of `types` for `rows` records, each column writing into its
-    /// window `(values, exact)` of the column's files; fields equal to one of
-    /// `nulls` are read as empty (NULL).
+    /// [`Windows`] of the column's files; fields equal to one of `nulls` are read as
+    /// empty (NULL).
     pub fn new(
         types: &'t [ColumnType],
         nulls: &'t [String],
         rows: usize,
-        windows: Vec<(&'m mut [u8], &'m mut [u8])>,
+        windows: Vec<Windows<'m>>,
     ) -> ChunkColumns<'t, 'm> {
         let columns = windows
             .into_iter()
-            .map(|(values, exact)| ColumnChunk {
-                values: Out::new(values),
-                exact: Out::new(exact),
-                valid: Bits {
-                    words: Vec::with_capacity(rows.div_ceil(64)),
-                    len: 0,
-                },
+            .zip(types)
+            .map(|(w, ty)| {
+                let (exact, text) = match ty {
+                    ColumnType::Text => (Out::default(), Out::new(w.extra)),
+                    _ => (Out::new(w.extra), Out::default()),
+                };
+                ColumnChunk {
+                    values: Out::new(w.values),
+                    exact,
+                    text,
+                    text_end: w.text_start,
+                    valid: Bits {
+                        words: Vec::with_capacity(if ty.has_validity() {
+                            rows.div_ceil(64)
+                        } else {
+                            0
+                        }),
+                        len: 0,
+                    },
+                }
             })
             .collect();
         ChunkColumns {
@@ -202,6 +233,10 @@ impl<'t, 'm> ChunkColumns<'t, 'm> {
                     column.values.put(&id.to_le_bytes());
                     true
                 }
+                ColumnType::Text => {
+                    push_text(column, bytes);
+                    true
+                }
                 ty => push_typed(column, ty, bytes),
             };
             if !ok {
@@ -224,7 +259,19 @@ impl<'t, 'm> ChunkColumns<'t, 'm> {
     // ANCHOR_END: push
 }
 
-/// Appends `field` to a column of type `ty` (not `string`); false when it is not one.
+// ANCHOR: push_text
+/// Appends `field` to a `text` column: its bytes after the previous row's, and
+/// where they end. Pass 1 summed the chunk's bytes, so the window has room.
+#[inline]
+fn push_text(column: &mut ColumnChunk, field: &[u8]) {
+    column.text.put(field);
+    column.text_end += field.len() as u64;
+    column.values.put(&column.text_end.to_le_bytes());
+}
+// ANCHOR_END: push_text
+
+/// Appends `field` to a column of type `ty` (not `string` or `text`); false when it
+/// is not one.
 #[inline]
 pub(crate) fn push_typed(column: &mut ColumnChunk, ty: ColumnType, field: &[u8]) -> bool {
     let valid = !field.is_empty();
@@ -255,7 +302,9 @@ pub(crate) fn push_typed(column: &mut ColumnChunk, ty: ColumnType, field: &[u8])
             Some(v) => values.put(&[u8::from(v)]),
             None => return false,
         },
-        ColumnType::String => unreachable!("strings are interned by the caller"),
+        ColumnType::String | ColumnType::Text => {
+            unreachable!("strings are interned or copied by the caller")
+        }
     }
     true
 }

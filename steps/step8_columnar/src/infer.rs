@@ -8,6 +8,8 @@
 //!     float64  else, if every one is a finite number (step 7's value parser)
 //!     date     else, if every one is YYYY-MM-DD
 //!     bool     else, if every one is true or false
+//!     text     else, if there are at least TEXT_MIN_VALUES and nearly every one is
+//!              distinct (more than half, estimated by crate::distinct)
 //!     string   else (and for a column with no non-empty field)
 //! ```
 //!
@@ -17,6 +19,7 @@
 use std::fmt;
 
 use crate::date;
+use crate::distinct::{Distinct, spread_hash};
 use crate::exact::{self, SCALE};
 
 /// The type of a column, and so the layout of its file ([`crate::layout`]).
@@ -40,6 +43,13 @@ pub enum ColumnType {
     Bool,
     /// A `u32` symbol id a row; the bytes are in the table's symbol file.
     String,
+    /// Strings stored as they are, for a column whose values hardly repeat (names,
+    /// ids): `col{k}.text` holds the rows' bytes one after the other and
+    /// `col{k}.values` each row's end offset in it, a `u64`, 8 bytes a row (kdb+
+    /// splays a column of strings the same way, as `col` and `col#`). Interning such
+    /// a column would store each value once anyway, plus a dictionary entry and a
+    /// lookup per field.
+    Text,
 }
 
 impl ColumnType {
@@ -52,6 +62,7 @@ impl ColumnType {
             ColumnType::Date => "date".into(),
             ColumnType::Bool => "bool".into(),
             ColumnType::String => "string".into(),
+            ColumnType::Text => "text".into(),
         }
     }
 
@@ -64,6 +75,7 @@ impl ColumnType {
             "date" => ColumnType::Date,
             "bool" => ColumnType::Bool,
             "string" => ColumnType::String,
+            "text" => ColumnType::Text,
             _ => {
                 let scale = name
                     .strip_prefix("decimal(")?
@@ -78,10 +90,19 @@ impl ColumnType {
     /// Bytes a row in the column's main file.
     pub fn width(&self) -> usize {
         match self {
-            ColumnType::Int64 | ColumnType::Decimal { .. } | ColumnType::Float64 => 8,
+            ColumnType::Int64
+            | ColumnType::Decimal { .. }
+            | ColumnType::Float64
+            | ColumnType::Text => 8,
             ColumnType::Date | ColumnType::String => 4,
             ColumnType::Bool => 1,
         }
+    }
+
+    /// Whether the column keeps a validity bit a row: every type but `string` and
+    /// `text`, where an empty field is the empty string (the query's NULL key).
+    pub fn has_validity(&self) -> bool {
+        !matches!(self, ColumnType::String | ColumnType::Text)
     }
 }
 
@@ -124,8 +145,13 @@ pub fn parse_bool(field: &[u8]) -> Option<bool> {
     }
 }
 
+/// A string column is stored as [`ColumnType::Text`] only from this many non-empty
+/// fields on: below it, its symbols are few bytes whatever they hold, and a column's
+/// storage does not change with a few rows more or less in small files.
+pub const TEXT_MIN_VALUES: u64 = 1 << 16;
+
 /// What one column's fields have shown so far (over a chunk, or merged).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Seen {
     /// Non-empty fields.
     pub values: u64,
@@ -143,6 +169,10 @@ pub struct Seen {
     pub scale: u32,
     /// The largest magnitude among the plain decimals, in units of 10^-18.
     pub max_abs: u128,
+    /// The non-empty fields' bytes, all together (a `text` column's file).
+    pub bytes: u64,
+    /// How many distinct values they hold, estimated.
+    pub distinct: Distinct,
 }
 
 impl Default for Seen {
@@ -156,6 +186,8 @@ impl Default for Seen {
             boolean: true,
             scale: 0,
             max_abs: 0,
+            bytes: 0,
+            distinct: Distinct::default(),
         }
     }
 }
@@ -180,6 +212,8 @@ impl Seen {
             return; // NULL: any type holds it
         }
         self.values += 1;
+        self.bytes += field.len() as u64;
+        self.distinct.add(spread_hash(field));
         self.int = self.int && parse_int(field).is_some();
         if self.decimal {
             match exact::parse_fixed_scaled(field) {
@@ -207,6 +241,8 @@ impl Seen {
         self.boolean &= other.boolean;
         self.scale = self.scale.max(other.scale);
         self.max_abs = self.max_abs.max(other.max_abs);
+        self.bytes += other.bytes;
+        self.distinct.merge(&other.distinct);
     }
 
     /// The column's type: the first of the module's list that every field fits.
@@ -231,8 +267,20 @@ impl Seen {
         if self.boolean {
             return ColumnType::Bool;
         }
-        ColumnType::String
+        self.strings()
     }
+
+    // ANCHOR: strings
+    /// How a column of strings is stored: as text when it is large and more than
+    /// half its values are distinct, else interned.
+    fn strings(&self) -> ColumnType {
+        if self.values >= TEXT_MIN_VALUES && self.distinct.estimate() * 2 > self.values {
+            ColumnType::Text
+        } else {
+            ColumnType::String
+        }
+    }
+    // ANCHOR_END: strings
 
     /// The largest plain decimal fits an `i64` in units of 10^-scale (and `i64::MIN`
     /// stays free for the negative zero).
@@ -254,7 +302,7 @@ impl Seen {
             ColumnType::Float64 => self.number,
             ColumnType::Date => self.date,
             ColumnType::Bool => self.boolean,
-            ColumnType::String => true,
+            ColumnType::String | ColumnType::Text => true,
         }
     }
 }
@@ -317,6 +365,19 @@ mod tests {
     }
 
     #[test]
+    fn strings_that_hardly_repeat_are_text() {
+        let n = TEXT_MIN_VALUES as usize;
+        let names: Vec<String> = (0..n).map(|i| format!("name{i}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        assert_eq!(infer(&refs), ColumnType::Text);
+        // One row fewer: interned, however distinct.
+        assert_eq!(infer(&refs[1..]), ColumnType::String);
+        // Each name four times: a quarter distinct.
+        let quarter: Vec<&str> = (0..n).map(|i| refs[i % (n / 4)]).collect();
+        assert_eq!(infer(&quarter), ColumnType::String);
+    }
+
+    #[test]
     fn integers_to_the_ends_of_i64() {
         assert_eq!(parse_int(b"-9223372036854775808"), Some(i64::MIN));
         assert_eq!(parse_int(b"9223372036854775807"), Some(i64::MAX));
@@ -338,10 +399,11 @@ mod tests {
             ColumnType::Date,
             ColumnType::Bool,
             ColumnType::String,
+            ColumnType::Text,
         ] {
             assert_eq!(ColumnType::parse(&ty.name()), Some(ty));
         }
         assert_eq!(ColumnType::parse("decimal(19)"), None);
-        assert_eq!(ColumnType::parse("text"), None);
+        assert_eq!(ColumnType::parse("varchar"), None);
     }
 }

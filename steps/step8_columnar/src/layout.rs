@@ -6,10 +6,12 @@
 //!   manifest.json        names, types, rows, symbols, format version (written last)
 //!   symbols.bytes        every distinct string, once, one after the other
 //!   symbols.offsets      u64 LE, symbols + 1: symbol i = bytes[offsets[i]..offsets[i+1]]
-//!   col{k}.values        column k: rows x (8 bytes int64/decimal/float64,
-//!                        4 bytes date/string id, 1 byte bool), little-endian
-//!   col{k}.valid         u64 LE words, bit i = row i has a value (not for strings)
+//!   col{k}.values        column k: rows x (8 bytes int64/decimal/float64/text end
+//!                        offset, 4 bytes date/string id, 1 byte bool), little-endian
+//!   col{k}.valid         u64 LE words, bit i = row i has a value (not string, text)
 //!   col{k}.exact         float64 only: i128 LE, each value's exact decimal or i128::MIN
+//!   col{k}.text          text only: the rows' bytes, one after the other; row i is
+//!                        text[values[i-1]..values[i]] (values[-1] = 0)
 //!   col{k}.index.offsets the hash index of column k, if asked for (crate::hash_index)
 //!   col{k}.index.rows
 //!   col{k}.index.slots

@@ -1,6 +1,6 @@
 //! The Arrow IPC export (`cargo test -p step8 --features arrow`): read back with
 //! arrow's own reader, every value is the table's, and the decimal column sums to
-//! gen's exact reference.
+//! gen's exact reference; a text column is Arrow strings.
 #![cfg(feature = "arrow")]
 
 use gen_csv::{Config, generate_in_memory};
@@ -8,7 +8,7 @@ use step8::arrow::arrow_array::cast::AsArray;
 use step8::arrow::arrow_array::types::{Date32Type, Decimal128Type, Int64Type, UInt32Type};
 use step8::arrow::arrow_array::{Array, StringArray};
 use step8::arrow::arrow_ipc::reader::FileReader;
-use step8::load::{LoadOptions, load};
+use step8::load::{LoadOptions, load, parse_schema};
 use step8::scan::{Table, Value};
 
 #[test]
@@ -23,7 +23,11 @@ fn the_export_reads_back_value_for_value() {
     let _ = std::fs::remove_dir_all(&tmp);
     let (dir, out) = (tmp.join("table"), tmp.join("bench.arrow"));
     csv.extend_from_slice(b"3000,books,,x,,,\n"); // NULLs in every typed column
-    load(&csv, &dir, &LoadOptions::default()).unwrap();
+    let options = LoadOptions {
+        schema: parse_schema("name=text").unwrap(),
+        ..LoadOptions::default()
+    };
+    load(&csv, &dir, &options).unwrap();
     let table = Table::open(&dir).unwrap();
     step8::arrow::export(&table, &out).unwrap();
     let reader = FileReader::try_new(std::fs::File::open(&out).unwrap(), None).unwrap();
@@ -50,13 +54,16 @@ fn the_export_reads_back_value_for_value() {
         .unwrap();
     let value = batch.column(2).as_primitive::<Decimal128Type>();
     let date = batch.column(4).as_primitive::<Date32Type>();
+    let name = batch.column(3).as_string::<i32>();
     let (ids, dates) = (table.column(0).unwrap(), table.column(4).unwrap());
+    let names = table.column(3).unwrap();
     let categories = table.column(1).unwrap();
     let mut sums = std::collections::BTreeMap::<String, i128>::new();
     for row in 0..batch.num_rows() {
         assert_eq!(Value::Int(id.value(row)), ids.value(&table, row));
         let word = words.value(category.keys().value(row) as usize);
         assert_eq!(Value::Str(word.as_bytes()), categories.value(&table, row));
+        assert_eq!(Value::Str(name.value(row).as_bytes()), names.value(&table, row));
         match dates.value(&table, row) {
             Value::Date(d) => assert_eq!(date.value(row), d),
             other => assert!(date.is_null(row), "{other:?}"),
