@@ -25,35 +25,11 @@
 /// Hashes kept.
 pub const K: usize = 256;
 
-/// Slots of the filter of recent hashes ([`Distinct::add`]).
-const RECENT: usize = 64;
-
 /// The `K` smallest distinct hashes seen, in increasing order.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Distinct {
     smallest: Vec<u64>,
-    /// The last hash seen in each slot (`hash % RECENT`): a column of a few values
-    /// finds each one here, without searching `smallest`.
-    recent: [u64; RECENT],
 }
-
-impl Default for Distinct {
-    fn default() -> Distinct {
-        Distinct {
-            smallest: Vec::new(),
-            recent: [0; RECENT],
-        }
-    }
-}
-
-/// Two sketches are equal when they keep the same hashes (`recent` is a cache).
-impl PartialEq for Distinct {
-    fn eq(&self, other: &Distinct) -> bool {
-        self.smallest == other.smallest
-    }
-}
-
-impl Eq for Distinct {}
 
 // ANCHOR: spread
 /// A value's hash for the sketch, at a fixed cost whatever its length: up to 16
@@ -89,20 +65,12 @@ pub fn spread_hash(bytes: &[u8]) -> u64 {
 impl Distinct {
     // ANCHOR: add
     /// Looks at one value's hash. Once `K` are kept, nearly every hash is above the
-    /// largest of them and costs one compare. Below that, a hash seen before is a
-    /// no-op (it is still kept, or `K` smaller ones are), so the filter of recent
-    /// hashes may skip it: in a column of a few values, nearly all of them, which
-    /// would otherwise each cost a binary search.
+    /// largest of them and costs one compare.
     #[inline]
     pub fn add(&mut self, hash: u64) {
         if self.smallest.len() == K && hash >= self.smallest[K - 1] {
             return;
         }
-        let recent = &mut self.recent[hash as usize % RECENT];
-        if *recent == hash {
-            return;
-        }
-        *recent = hash;
         if let Err(at) = self.smallest.binary_search(&hash) {
             self.smallest.insert(at, hash);
             self.smallest.truncate(K);

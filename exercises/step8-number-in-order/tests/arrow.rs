@@ -68,7 +68,10 @@ fn the_export_reads_back_value_for_value() {
         assert_eq!(Value::Int(id.value(row)), ids.value(&table, row));
         let word = words.value(category.keys().value(row) as usize);
         assert_eq!(Value::Str(word.as_bytes()), categories.value(&table, row));
-        assert_eq!(Value::Str(name.value(row).as_bytes()), names.value(&table, row));
+        assert_eq!(
+            Value::Str(name.value(row).as_bytes()),
+            names.value(&table, row)
+        );
         match dates.value(&table, row) {
             Value::Date(d) => assert_eq!(date.value(row), d),
             other => assert!(date.is_null(row), "{other:?}"),
