@@ -79,6 +79,7 @@ impl From<csv::Error> for QueryFailure {
             return QueryFailure::Query(QueryError::FieldCount {
                 record: pos.as_ref().map_or(0, csv::Position::record),
                 line: pos.as_ref().map_or(0, csv::Position::line),
+                byte: pos.as_ref().map_or(0, csv::Position::byte),
                 expected: *expected_len as usize,
                 found: *len as usize,
             });
@@ -228,14 +229,17 @@ pub fn answer(groups: &Table) -> Groups {
 // ANCHOR_END: run
 
 /// The error of a value that is not a number, at the record's position as the csv
-/// crate reports it (record 0 is the header; the line is where the reader stood
-/// when the record began, which is before any blank lines above it).
+/// crate reports it (record 0 is the header; the line and byte are where the reader
+/// stood when the record began, which is before any blank lines above it). The
+/// crate gives no field's offset in the input, so the byte is the record's, where
+/// the steps name the field's.
 #[cold]
 fn invalid(record: &csv::ByteRecord, value: usize, query: Query<'_>) -> QueryError {
     let position = record.position();
     QueryError::InvalidNumber {
         record: position.map_or(0, csv::Position::record),
         line: position.map_or(0, csv::Position::line),
+        byte: position.map_or(0, csv::Position::byte),
         column: query.sum.to_string(),
         text: record[value].to_vec(),
     }

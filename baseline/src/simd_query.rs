@@ -55,6 +55,7 @@ pub fn run_path(path: &Path, query: Query<'_>) -> Result<Groups, QueryFailure> {
         let number = parse_value(&v).ok_or_else(|| QueryError::InvalidNumber {
             record: record_index,
             line: 0,
+            byte: 0,
             column: query.sum.to_string(),
             text: v.to_vec(),
         })?;
@@ -75,6 +76,7 @@ fn failure(e: simd_csv::Error) -> QueryFailure {
         return QueryFailure::Query(QueryError::FieldCount {
             record: pos.map_or(0, |(_byte, record)| record),
             line: 0,
+            byte: 0,
             expected: *expected_len,
             found: *len,
         });

@@ -122,12 +122,22 @@ fn groups(entries: &[(&str, Group)]) -> Groups {
         .collect()
 }
 
+/// `e` with its byte offset 0: the csv crate names a record's first byte where the
+/// steps name the field's (`query::invalid`), so the offsets are not compared.
+fn without_byte(mut e: QueryError) -> QueryError {
+    if let QueryError::FieldCount { byte, .. } | QueryError::InvalidNumber { byte, .. } = &mut e {
+        *byte = 0;
+    }
+    e
+}
+
 #[test]
 fn bad_input_gives_step_5s_answer_or_a_documented_difference() {
     use Expect::*;
     let field_count = |record, line, expected, found| QueryError::FieldCount {
         record,
         line,
+        byte: 0,
         expected,
         found,
     };
@@ -166,6 +176,7 @@ fn bad_input_gives_step_5s_answer_or_a_documented_difference() {
             Differs(Err(QueryError::InvalidNumber {
                 record: 1,
                 line: 2,
+                byte: 0,
                 column: "value".into(),
                 text: b"1\n".to_vec(),
             })),
@@ -185,16 +196,18 @@ fn bad_input_gives_step_5s_answer_or_a_documented_difference() {
         let what = String::from_utf8_lossy(input);
         let ours = match query::run_bytes(input, Query::default()) {
             Ok(groups) => Ok(groups),
-            Err(QueryFailure::Query(e)) => Err(e),
+            Err(QueryFailure::Query(e)) => Err(without_byte(e)),
             Err(other) => panic!("{what:?}: not a query error: {other:?}"),
         };
         // The yardstick computes COUNT and SUM only: compare those.
-        let step5 = step5::query::run(input, step5::query::Query::default()).map(|groups| {
-            groups
-                .into_iter()
-                .map(|(k, g)| (k, group_of(g.count, g.sum)))
-                .collect::<Groups>()
-        });
+        let step5 = step5::query::run(input, step5::query::Query::default())
+            .map(|groups| {
+                groups
+                    .into_iter()
+                    .map(|(k, g)| (k, group_of(g.count, g.sum)))
+                    .collect::<Groups>()
+            })
+            .map_err(without_byte);
         match expect {
             Same => assert_eq!(ours, step5, "{what:?}"),
             OtherLine(line) => {
@@ -237,7 +250,7 @@ fn bad_input_gives_step_5s_answer_or_a_documented_difference() {
             "{bad:?}: {e:?}"
         );
         let step5 = step5::query::run(input.as_bytes(), step5::query::Query::default());
-        assert_eq!(Err(e), step5, "{bad:?}");
+        assert_eq!(Err(without_byte(e)), step5.map_err(without_byte), "{bad:?}");
     }
     // Every `Differs` above with a quote open at the end is step 5's parse error.
     let step5 = step5::query::run(b"category,value\na,\"1", step5::query::Query::default());

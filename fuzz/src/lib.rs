@@ -147,7 +147,9 @@ fn record_and_line(e: &QueryError) -> Option<(u64, u64)> {
 fn without_line(e: &QueryError) -> QueryError {
     let mut e = e.clone();
     match &mut e {
-        QueryError::FieldCount { line, .. } | QueryError::InvalidNumber { line, .. } => *line = 0,
+        QueryError::FieldCount { line, byte, .. } | QueryError::InvalidNumber { line, byte, .. } => {
+            (*line, *byte) = (0, 0)
+        }
         _ => {}
     }
     e
@@ -192,6 +194,7 @@ pub fn oracle(data: &[u8], dialect: Dialect, key: &str, value: &str) -> Result<G
             return Err(QueryError::FieldCount {
                 record,
                 line: 0,
+                byte: 0,
                 expected: header.len(),
                 found: row.len(),
             });
@@ -204,6 +207,7 @@ pub fn oracle(data: &[u8], dialect: Dialect, key: &str, value: &str) -> Result<G
                     return Err(QueryError::InvalidNumber {
                         record,
                         line: 0,
+                        byte: 0,
                         column: value.into(),
                         text: text.to_vec(),
                     });

@@ -12,7 +12,7 @@ pub use crate::answer::{
     Group, Groups, groups_to_1brc, groups_to_json, groups_to_json_with, groups_to_table,
     groups_to_table_with, key_text,
 };
-pub use crate::query_error::{QueryError, line_at};
+pub use crate::query_error::{Place, QueryError, field_byte, line_at};
 
 /// Which columns the query groups by and sums, and how it reads the file: the same
 /// type for every query step (and the baseline), so that one command line

@@ -96,6 +96,7 @@ pub fn a_value_that_is_not_a_number_names_record_line_column_and_text(run: Run) 
         QueryError::InvalidNumber {
             record: 2,
             line: 4,
+            byte: 22,
             column: "value".into(),
             text: b"abc".to_vec()
         }
@@ -106,7 +107,7 @@ pub fn a_value_that_is_not_a_number_names_record_line_column_and_text(run: Run) 
     );
     assert_eq!(
         e.to_string(),
-        r#"line 4 (record 2), column "value": "abc" is not a finite decimal number"#
+        r#"line 4 (record 2, byte 22), column "value": "abc" is not a finite decimal number"#
     );
 }
 
@@ -118,6 +119,7 @@ pub fn a_record_with_another_width_is_an_error(run: Run) {
         QueryError::FieldCount {
             record: 2,
             line: 3,
+            byte: 23,
             expected: 3,
             found: 2
         }
@@ -166,7 +168,16 @@ pub fn values_outside_f64_or_not_finite_are_errors(run: Run) {
         let csv = format!("category,value\na,\"{bad}\"\n");
         let e = run(csv.as_bytes()).unwrap_err();
         assert!(
-            matches!(e, QueryError::InvalidNumber { record: 1, .. }),
+            // The field is quoted: the error names its opening quote, byte 17.
+            matches!(
+                e,
+                QueryError::InvalidNumber {
+                    record: 1,
+                    line: 2,
+                    byte: 17,
+                    ..
+                }
+            ),
             "{bad}: {e:?}"
         );
     }
@@ -221,7 +232,8 @@ pub fn the_binary_exits_non_zero_with_the_error_as_json(bin: &Path) {
     let out = Command::new(bin).arg(&path).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        String::from_utf8_lossy(&out.stderr).contains(r#"line 3 (record 2), column "value": "x1""#)
+        String::from_utf8_lossy(&out.stderr)
+            .contains(r#"line 3 (record 2, byte 21), column "value": "x1""#)
     );
     std::fs::write(&path, "category,value\na,1.5\na,2\n").unwrap();
     let out = Command::new(bin).arg(&path).arg("--json").output().unwrap();

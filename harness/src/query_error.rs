@@ -10,7 +10,8 @@ use crate::error::{ErrorKind, ParseError};
 use crate::query::COMMON_NULLS;
 
 /// Why a query stopped. Records are 0-based indexes among all records, the header
-/// being record 0; `line` is the 1-based line where the record starts.
+/// being record 0; `line` is the 1-based line where the record starts, and `byte`
+/// the 0-based offset in the input of what the error names.
 #[derive(Clone, Debug, PartialEq)]
 pub enum QueryError {
     /// The CSV breaks the dialect.
@@ -44,6 +45,8 @@ pub enum QueryError {
         record: u64,
         /// 1-based line of the record's first byte; 0 when the source kept no lines.
         line: u64,
+        /// Byte offset of the record's first byte (meaningless when `line` is 0).
+        byte: u64,
         /// Fields in the header.
         expected: usize,
         /// Fields in this record.
@@ -55,6 +58,9 @@ pub enum QueryError {
         record: u64,
         /// 1-based line of the record's first byte; 0 when the source kept no lines.
         line: u64,
+        /// Byte offset of the field's first byte, its opening quote if it is quoted
+        /// ([`field_byte`]; meaningless when `line` is 0).
+        byte: u64,
         /// The column's name.
         column: String,
         /// The field's cooked bytes.
@@ -172,23 +178,25 @@ impl fmt::Display for QueryError {
             QueryError::FieldCount {
                 record,
                 line,
+                byte,
                 expected,
                 found,
             } => write!(
                 f,
                 "{} has {found} fields, but the header has {expected}",
-                at(*line, *record)
+                at(*line, *record, *byte)
             ),
             QueryError::InvalidNumber {
                 record,
                 line,
+                byte,
                 column,
                 text,
             } => {
                 write!(
                     f,
                     "{}, column {column:?}: {:?} is not a finite decimal number",
-                    at(*line, *record),
+                    at(*line, *record, *byte),
                     key_text(text)
                 )?;
                 // A common marker of a missing value: say how to read it as NULL.
@@ -217,13 +225,13 @@ fn shell_word(text: &str) -> String {
     }
 }
 
-/// Where a record is, for a message: `line 7 (record 5)`, or `record 5` when the line
-/// is 0, which no record has: the query read a source that kept no lines (step 8's
-/// table).
-fn at(line: u64, record: u64) -> String {
+/// Where an error is, for a message: `line 7 (record 5, byte 130)`, or `record 5`
+/// when the line is 0, which no record has: the query read a source that kept no
+/// lines or offsets (step 8's table).
+fn at(line: u64, record: u64, byte: u64) -> String {
     match line {
         0 => format!("record {record}"),
-        line => format!("line {line} (record {record})"),
+        line => format!("line {line} (record {record}, byte {byte})"),
     }
 }
 
@@ -241,6 +249,41 @@ pub fn line_at(input: &[u8], offset: usize) -> u64 {
     input[..offset].iter().filter(|&&b| b == b'\n').count() as u64 + 1
 }
 
+/// Where in the input an error is: the line its record starts on, and the byte
+/// offset of what it names (the record's first byte, or a field's: [`field_byte`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    /// 1-based line of the record's first byte; 0 when the source kept no lines.
+    pub line: u64,
+    /// 0-based byte offset.
+    pub byte: u64,
+}
+
+impl Place {
+    /// A source that kept no positions (an owned record, a saved table).
+    pub const UNKNOWN: Place = Place { line: 0, byte: 0 };
+
+    /// In `input`: the record whose first byte is `record`, and the field whose
+    /// view starts at `field` (the record's first field, for an error of the
+    /// record). For error messages only: it scans `input[..record]` for lines.
+    pub fn of(input: &[u8], record: usize, field: usize) -> Place {
+        Place {
+            line: line_at(input, record),
+            byte: field_byte(input, field),
+        }
+    }
+}
+
+/// The byte offset an error names for a field whose view starts at `start`: its
+/// opening quote when it is quoted (a parser's view of a quoted field starts after
+/// the quote; an unquoted field never follows a quote, which would have opened it).
+pub fn field_byte(input: &[u8], start: usize) -> u64 {
+    match start.checked_sub(1) {
+        Some(before) if input[before] == crate::dialect::QUOTE => before as u64,
+        _ => start as u64,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,6 +293,7 @@ mod tests {
         let e = QueryError::InvalidNumber {
             record: 3,
             line: 4,
+            byte: 57,
             column: "value".into(),
             text: b"1e400".to_vec(),
         };
@@ -257,10 +301,11 @@ mod tests {
             e.to_json().to_string(),
             r#"{"column":"value","error":"invalid_number","record":3,"text":"1e400"}"#
         );
-        assert!(e.to_string().contains("line 4 (record 3)"));
+        assert!(e.to_string().contains("line 4 (record 3, byte 57)"));
         let e = QueryError::FieldCount {
             record: 2,
             line: 2,
+            byte: 20,
             expected: 7,
             found: 6,
         };
@@ -269,6 +314,9 @@ mod tests {
             r#"{"error":"field_count","expected":7,"found":6,"record":2}"#
         );
         assert_eq!(line_at(b"a\nb\nc", 4), 3);
+        assert_eq!(field_byte(b"a,\"b\"", 3), 2, "a quoted field: its quote");
+        assert_eq!(field_byte(b"a,b", 2), 2);
+        assert_eq!(field_byte(b"b", 0), 0);
     }
 
     #[test]
@@ -276,6 +324,7 @@ mod tests {
         let e = |text: &[u8]| QueryError::InvalidNumber {
             record: 1,
             line: 2,
+            byte: 8,
             column: "v".into(),
             text: text.to_vec(),
         };
@@ -294,6 +343,7 @@ mod tests {
         let e = QueryError::FieldCount {
             record: 2,
             line: 0,
+            byte: 0,
             expected: 7,
             found: 6,
         };

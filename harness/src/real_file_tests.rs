@@ -33,7 +33,7 @@ pub fn null_markers_are_suggested_then_read_as_null(bin: &Path) {
     let (code, _, stderr) = run_binary(bin, "na", csv, &query);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(
-        stderr.contains(r#"line 3 (record 2), column "mass": "NA" is not a finite decimal number; if "NA" marks a missing value, run with --null NA"#),
+        stderr.contains(r#"line 3 (record 2, byte 59), column "mass": "NA" is not a finite decimal number; if "NA" marks a missing value, run with --null NA"#),
         "{stderr}"
     );
     let (code, stdout, stderr) = run_binary(

@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use harness::query::{Groups, QueryError, line_at};
+use harness::query::{Groups, Place, QueryError};
 
 use crate::digits::parse_swar;
 use crate::table::{GroupBy, Winner};
@@ -68,7 +68,8 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     }
 
     // ANCHOR: add
-    /// Adds one record; `line` gives its 1-based line, asked only to report an error.
+    /// Adds one record; `place(k)` gives where it and its field `k` are, asked only to
+    /// report an error.
     ///
     /// # Errors
     /// [`QueryError::MissingColumn`] (or `DuplicateColumn`, `NotAPosition`) when a
@@ -79,7 +80,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     pub fn add(
         &mut self,
         record: &(impl Fields + ?Sized),
-        line: impl FnOnce() -> u64,
+        place: impl FnOnce(usize) -> Place,
     ) -> Result<(), QueryError> {
         let index = self.records;
         self.records += 1;
@@ -95,14 +96,16 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             }
         };
         if record.width() != width {
+            let Place { line, byte } = place(0);
             return Err(QueryError::FieldCount {
                 record: index,
-                line: line(),
+                line,
+                byte,
                 expected: width,
                 found: record.width(),
             });
         }
-        let number = self.value_of(record.cooked(value), index, line)?;
+        let number = self.value_of(record.cooked(value), index, || place(value))?;
         self.table
             .entry(self.query.key(&record.cooked(key)))
             .add(number);
@@ -111,22 +114,26 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     // ANCHOR_END: add
 
     /// The value of record `index` from its cooked bytes `text`: NULL (empty, or a
-    /// `--null` text), a number, or [`QueryError::InvalidNumber`] on the line that
-    /// `line` gives.
+    /// `--null` text), a number, or [`QueryError::InvalidNumber`] at the place that
+    /// `place` gives.
     fn value_of(
         &self,
         text: Cow<'_, [u8]>,
         index: u64,
-        line: impl FnOnce() -> u64,
+        place: impl FnOnce() -> Place,
     ) -> Result<Option<f64>, QueryError> {
         if self.query.is_null(&text) {
             return Ok(None); // empty, or a `--null` text
         }
-        parse_value(&text).map_err(|_| QueryError::InvalidNumber {
-            record: index,
-            line: line(),
-            column: self.query.sum.to_string(),
-            text: text.into_owned(),
+        parse_value(&text).map_err(|_| {
+            let Place { line, byte } = place();
+            QueryError::InvalidNumber {
+                record: index,
+                line,
+                byte,
+                column: self.query.sum.to_string(),
+                text: text.into_owned(),
+            }
         })
     }
 
@@ -155,7 +162,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             self.table.entry(key).add(Some(number));
             return Ok(());
         }
-        self.add(record, || line_at(input, spans[0].start))
+        self.add(record, |k| Place::of(input, spans[0].start, spans[k].start))
     }
     // ANCHOR_END: add_view
 

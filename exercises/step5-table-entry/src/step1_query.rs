@@ -13,7 +13,7 @@ use std::io::BufReader;
 use std::path::Path;
 
 use harness::Error;
-use harness::query::{Groups, QueryError};
+use harness::query::{Groups, Place, QueryError};
 
 use crate::query::{Aggregator, Query};
 
@@ -37,7 +37,7 @@ pub fn run(path: &Path, query: Query<'_>) -> Result<Groups, Step1QueryError> {
     let mut failure = None;
     step1::for_each_record(BufReader::new(file), query.dialect.delimiter, |record| {
         if failure.is_none() {
-            failure = aggregator.add(&record[..], || 0).err();
+            failure = aggregator.add(&record[..], |_| Place::UNKNOWN).err();
         }
     })
     .map_err(Step1QueryError::Read)?;

@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use harness::query::{Groups, QueryError, line_at};
+use harness::query::{Groups, Place, QueryError};
 
 use harness::dialect::QUOTE;
 
@@ -72,7 +72,8 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     }
 
     // ANCHOR: add
-    /// Adds one record; `line` gives its 1-based line, asked only to report an error.
+    /// Adds one record; `place(k)` gives where it and its field `k` are, asked only to
+    /// report an error.
     ///
     /// # Errors
     /// [`QueryError::MissingColumn`] (or `DuplicateColumn`, `NotAPosition`) when a
@@ -83,7 +84,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     pub fn add(
         &mut self,
         record: &(impl Fields + ?Sized),
-        line: impl FnOnce() -> u64,
+        place: impl FnOnce(usize) -> Place,
     ) -> Result<(), QueryError> {
         let index = self.records;
         self.records += 1;
@@ -99,14 +100,16 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             }
         };
         if record.width() != width {
+            let Place { line, byte } = place(0);
             return Err(QueryError::FieldCount {
                 record: index,
-                line: line(),
+                line,
+                byte,
                 expected: width,
                 found: record.width(),
             });
         }
-        let number = self.value_of(record.cooked(value), index, line)?;
+        let number = self.value_of(record.cooked(value), index, || place(value))?;
         self.table
             .entry(self.query.key(&record.cooked(key)))
             .add(number);
@@ -115,22 +118,26 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     // ANCHOR_END: add
 
     /// The value of record `index` from its cooked bytes `text`: NULL (empty, or a
-    /// `--null` text), a number, or [`QueryError::InvalidNumber`] on the line that
-    /// `line` gives.
+    /// `--null` text), a number, or [`QueryError::InvalidNumber`] at the place that
+    /// `place` gives.
     fn value_of(
         &self,
         text: Cow<'_, [u8]>,
         index: u64,
-        line: impl FnOnce() -> u64,
+        place: impl FnOnce() -> Place,
     ) -> Result<Option<Number>, QueryError> {
         if self.query.is_null(&text) {
             return Ok(None); // empty, or a `--null` text
         }
-        parse_number(&text).map_err(|_| QueryError::InvalidNumber {
-            record: index,
-            line: line(),
-            column: self.query.sum.to_string(),
-            text: text.into_owned(),
+        parse_number(&text).map_err(|_| {
+            let Place { line, byte } = place();
+            QueryError::InvalidNumber {
+                record: index,
+                line,
+                byte,
+                column: self.query.sum.to_string(),
+                text: text.into_owned(),
+            }
         })
     }
 
@@ -150,9 +157,11 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         self.records += 1;
         let (_, _, width) = self.columns.expect("the first record names the columns");
         if row.width != width {
+            let Place { line, byte } = Place::of(input, row.start, row.start);
             return Err(QueryError::FieldCount {
                 record: index,
-                line: line_at(input, row.start),
+                line,
+                byte,
                 expected: width,
                 found: row.width,
             });
@@ -170,8 +179,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         let number = match fast {
             Some(v) => Some(Number::Fixed(v)),
             None => {
-                let line = || line_at(input, row.start);
-                self.value_of(raw_cooked(value), index, line)?
+                // `value_start` is the raw field's: its quote, if it has one.
+                let place = || Place::of(input, row.start, value_start);
+                self.value_of(raw_cooked(value), index, place)?
             }
         };
         let acc = if plain && key.first() != Some(&QUOTE) {
@@ -249,36 +259,15 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
 }
 
 /// `e` with its record counted from the input's first record.
-fn after(e: QueryError, before: u64) -> QueryError {
-    match e {
-        QueryError::Parse(mut e) => {
-            e.record += before;
-            QueryError::Parse(e)
+fn after(mut e: QueryError, before: u64) -> QueryError {
+    match &mut e {
+        QueryError::Parse(e) => e.record += before,
+        QueryError::FieldCount { record, .. } | QueryError::InvalidNumber { record, .. } => {
+            *record += before
         }
-        QueryError::FieldCount {
-            record,
-            line,
-            expected,
-            found,
-        } => QueryError::FieldCount {
-            record: record + before,
-            line,
-            expected,
-            found,
-        },
-        QueryError::InvalidNumber {
-            record,
-            line,
-            column,
-            text,
-        } => QueryError::InvalidNumber {
-            record: record + before,
-            line,
-            column,
-            text,
-        },
-        other => other,
+        _ => {}
     }
+    e
 }
 
 // ANCHOR: run
@@ -332,8 +321,9 @@ pub fn run_plan(
                 // No bitmaps to walk: the state machine's records, every field.
                 parser.records_between(tier, input, from, part.stop, |r| {
                     if failure.is_none() {
-                        let line = || line_at(input, r.spans()[0].start);
-                        failure = aggregator.add(&r, line).err();
+                        let spans = r.spans();
+                        let place = |k: usize| Place::of(input, spans[0].start, spans[k].start);
+                        failure = aggregator.add(&r, place).err();
                     }
                 })
             } else {
@@ -376,7 +366,10 @@ fn read_header<'q, T: GroupBy>(
     while from < input.len() && header.records == 0 {
         let mut parser = Parser::new(query.dialect.delimiter);
         let stopped = parser.records_between(Tier::chosen(), input, from, from + 1, |r| {
-            failure = header.add(&r, || 1).err();
+            let spans = r.spans();
+            failure = header
+                .add(&r, |k| Place::of(input, spans[0].start, spans[k].start))
+                .err();
         });
         if let Some(e) = failure {
             return Err(e);

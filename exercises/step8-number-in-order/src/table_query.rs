@@ -385,7 +385,8 @@ fn invalid_number(table: &Table, values: &ColumnFiles, column: &str, row: usize)
     };
     QueryError::InvalidNumber {
         record: row as u64 + 1,
-        line: 0,
+        line: 0, // a table keeps no lines or offsets
+        byte: 0,
         column: column.to_string(),
         text,
     }

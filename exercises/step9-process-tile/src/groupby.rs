@@ -17,7 +17,7 @@
 //! The host then takes the fallback rows in row order with step 7's aggregation (so
 //! the first error in record order is the one reported) and merges both tables.
 
-use harness::query::{Group, Groups, QueryError, line_at};
+use harness::query::{Group, Groups, QueryError, field_byte, line_at};
 use hashbrown::HashMap;
 
 use crate::exact::{ExactSum, Number, parse_number};
@@ -283,6 +283,7 @@ pub fn finish(
             return Err(QueryError::FieldCount {
                 record: row,
                 line: line_at(input, start),
+                byte: start as u64,
                 expected: columns.width as usize,
                 found: spans.len(),
             });
@@ -298,6 +299,7 @@ pub fn finish(
             return Err(QueryError::InvalidNumber {
                 record: row,
                 line: line_at(input, start),
+                byte: field_byte(input, spans[columns.value as usize].start),
                 column: query.sum.to_string(),
                 text: text.into_owned(),
             });

@@ -25,8 +25,7 @@ use std::sync::Mutex;
 
 use harness::ParseError;
 use harness::dialect::Dialect;
-use harness::dialect::QUOTE;
-use harness::query::{QueryError, find_column, key_text, line_at};
+use harness::query::{QueryError, field_byte, find_column, key_text, line_at};
 use hashbrown::DefaultHashBuilder;
 
 use crate::chunks::{Plan, map_chunks};
@@ -378,6 +377,7 @@ fn infer_pass(
             return Err(QueryError::FieldCount {
                 record: before + record,
                 line: line_at(input, start),
+                byte: field_byte(input, start),
                 expected: width,
                 found,
             }
@@ -422,15 +422,11 @@ fn first_bad_field(
                 needs_unescape,
             };
             // A quoted field's view starts after its opening quote; name the quote.
-            let byte = if start > 0 && input[start - 1] == QUOTE {
-                start - 1
-            } else {
-                start
-            };
+            let byte = field_byte(input, start);
             return Err(TableError::Type {
                 record: before + record,
-                line: line_at(input, byte),
-                byte: byte as u64,
+                line: line_at(input, byte as usize),
+                byte,
                 column: key_text(&names[column]),
                 ty: types[column],
                 text: field.cooked().into_owned(),

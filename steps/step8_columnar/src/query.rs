@@ -5,7 +5,7 @@
 
 use std::borrow::Cow;
 
-use harness::query::{Groups, QueryError, line_at};
+use harness::query::{Groups, Place, QueryError};
 
 use crate::chunks::{self, Plan};
 use crate::exact::parse_number;
@@ -65,7 +65,8 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     }
 
     // ANCHOR: add
-    /// Adds one record; `line` gives its 1-based line, asked only to report an error.
+    /// Adds one record; `place(k)` gives where it and its field `k` are, asked only to
+    /// report an error.
     ///
     /// # Errors
     /// [`QueryError::MissingColumn`] (or `DuplicateColumn`, `NotAPosition`) when a
@@ -76,7 +77,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     pub fn add(
         &mut self,
         record: &(impl Fields + ?Sized),
-        line: impl FnOnce() -> u64,
+        place: impl FnOnce(usize) -> Place,
     ) -> Result<(), QueryError> {
         let index = self.records;
         self.records += 1;
@@ -92,9 +93,11 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             }
         };
         if record.width() != width {
+            let Place { line, byte } = place(0);
             return Err(QueryError::FieldCount {
                 record: index,
-                line: line(),
+                line,
+                byte,
                 expected: width,
                 found: record.width(),
             });
@@ -107,9 +110,11 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         };
         let Ok(number) = parsed else {
             let column = self.query.sum.to_string();
+            let Place { line, byte } = place(value);
             return Err(QueryError::InvalidNumber {
                 record: index,
-                line: line(),
+                line,
+                byte,
                 column,
                 text: text.into_owned(),
             });
@@ -185,36 +190,15 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
 }
 
 /// `e` with its record counted from the input's first record.
-fn after(e: QueryError, before: u64) -> QueryError {
-    match e {
-        QueryError::Parse(mut e) => {
-            e.record += before;
-            QueryError::Parse(e)
+fn after(mut e: QueryError, before: u64) -> QueryError {
+    match &mut e {
+        QueryError::Parse(e) => e.record += before,
+        QueryError::FieldCount { record, .. } | QueryError::InvalidNumber { record, .. } => {
+            *record += before
         }
-        QueryError::FieldCount {
-            record,
-            line,
-            expected,
-            found,
-        } => QueryError::FieldCount {
-            record: record + before,
-            line,
-            expected,
-            found,
-        },
-        QueryError::InvalidNumber {
-            record,
-            line,
-            column,
-            text,
-        } => QueryError::InvalidNumber {
-            record: record + before,
-            line,
-            column,
-            text,
-        },
-        other => other,
+        _ => {}
     }
+    e
 }
 
 // ANCHOR: run
@@ -264,8 +248,9 @@ pub fn run_plan(
             aggregator.records = 0; // errors name records counted from `from`
             let parsed = parser.records_between(Tier::chosen(), input, from, part.stop, |r| {
                 if failure.is_none() {
-                    let line = || line_at(input, r.spans()[0].start);
-                    failure = aggregator.add(&r, line).err();
+                    let spans = r.spans();
+                    let place = |k: usize| Place::of(input, spans[0].start, spans[k].start);
+                    failure = aggregator.add(&r, place).err();
                 }
             });
             (
@@ -300,7 +285,10 @@ fn read_header<'q, T: GroupBy>(
     while from < input.len() && header.records == 0 {
         let mut parser = Parser::new(query.dialect.delimiter);
         let stopped = parser.records_between(Tier::chosen(), input, from, from + 1, |r| {
-            failure = header.add(&r, || 1).err();
+            let spans = r.spans();
+            failure = header
+                .add(&r, |k| Place::of(input, spans[0].start, spans[k].start))
+                .err();
         });
         if let Some(e) = failure {
             return Err(e);
