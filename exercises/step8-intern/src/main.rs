@@ -129,7 +129,15 @@ fn command() -> Command {
                         .help("print where the load's time went, phase by phase"),
                 ),
         )
-        .subcommand(threads_arg(cli::query_args(query)))
+        .subcommand(threads_arg(cli::query_args(query).mut_arg("format", |a| {
+            // The load read the file: over a table, 1brc only picks the columns and
+            // the printing.
+            a.help(
+                "1brc: the One Billion Row Challenge's answer, {name=min/mean/max, ...}, \
+                 grouping by column 1 and summing column 2 (a table loaded from its \
+                 station;temperature lines)",
+            )
+        })))
         .subcommand(export)
 }
 

@@ -306,3 +306,27 @@ fn the_command_line_says_how_it_found_the_rows() {
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_file(&csv).unwrap();
 }
+
+#[test]
+fn the_query_over_a_table_offers_only_what_means_something_for_a_table() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_step8"))
+        .args(["query", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{help}");
+    // The load read the file: how to read it is the load's business.
+    for option in ["--delimiter", "--no-header", "--null", "--chunk"] {
+        assert!(!help.contains(option), "{option} in:\n{help}");
+    }
+    for option in [
+        "--where",
+        "--scan",
+        "--group-by",
+        "--sum",
+        "--agg",
+        "--format",
+    ] {
+        assert!(help.contains(option), "{option} missing from:\n{help}");
+    }
+}
