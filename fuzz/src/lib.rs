@@ -147,9 +147,8 @@ fn record_and_line(e: &QueryError) -> Option<(u64, u64)> {
 fn without_line(e: &QueryError) -> QueryError {
     let mut e = e.clone();
     match &mut e {
-        QueryError::FieldCount { line, byte, .. } | QueryError::InvalidNumber { line, byte, .. } => {
-            (*line, *byte) = (0, 0)
-        }
+        QueryError::FieldCount { line, byte, .. }
+        | QueryError::InvalidNumber { line, byte, .. } => (*line, *byte) = (0, 0),
         _ => {}
     }
     e
