@@ -157,3 +157,29 @@ fn an_index_on_a_text_column_is_refused_with_the_way_out() {
     assert!(err.to_string().contains("--schema k=string"), "{err}");
     assert!(!dir.exists());
 }
+
+#[test]
+fn a_null_text_in_a_text_column_is_the_empty_key_as_in_the_csv_query() {
+    let csv = b"k,v\nNA,1\na,2\n,3\nNA,4\na,NA\n";
+    let nulls = vec!["NA".to_string()];
+    let dir = table_dir("nulls");
+    let mut opts = options(2, 5, "k=text");
+    opts.nulls = nulls.clone();
+    load(csv, &dir, &opts).unwrap();
+    let table = Table::open(&dir).unwrap();
+    let q = Query {
+        group_by: "k",
+        sum: "v",
+        nulls: &nulls,
+        ..Query::default()
+    };
+    let json = |groups| groups_to_json_with(&groups, Aggs::ALL).to_string();
+    let ours = json(run(&table, q, 2).unwrap());
+    assert_eq!(ours, json(query::run(csv, q).unwrap()));
+    assert!(
+        ours.contains(r#""":{"count":3"#),
+        "NA and the empty key: {ours}"
+    );
+    drop(table);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
