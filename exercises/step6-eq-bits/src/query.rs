@@ -116,6 +116,16 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     }
     // ANCHOR_END: add
 
+    /// [`Aggregator::add`] for a record of this step's parser over `input`: an error
+    /// names the record's line and its field's byte ([`Place::of`]).
+    ///
+    /// # Errors
+    /// As [`Aggregator::add`].
+    pub fn add_record(&mut self, input: &[u8], record: &Record<'_, '_>) -> Result<(), QueryError> {
+        let spans = record.spans();
+        self.add(record, |k| Place::of(input, spans[0].start, spans[k].start))
+    }
+
     /// The value of record `index` from its cooked bytes `text`: NULL (empty, or a
     /// `--null` text), a number, or [`QueryError::InvalidNumber`] at the place that
     /// `place` gives.
@@ -222,7 +232,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             self.table.entry(key).add(Some(number));
             return Ok(());
         }
-        self.add(record, |k| Place::of(input, spans[0].start, spans[k].start))
+        self.add_record(input, record)
     }
     // ANCHOR_END: add_view
 
@@ -309,9 +319,7 @@ fn first_record<T: GroupBy>(
     let mut failure = None;
     while aggregator.records == 0 {
         let mut add = |record: Record<'_, '_>| {
-            let spans = record.spans();
-            let place = |k: usize| Place::of(input, spans[0].start, spans[k].start);
-            failure = aggregator.add(&record, place).err();
+            failure = aggregator.add_record(input, &record).err();
         };
         let resume = parser.state_machine(input, from, State::StartRecord, from + 1, &mut add);
         if let Some(e) = failure {

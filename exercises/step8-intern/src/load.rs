@@ -28,7 +28,7 @@ use std::sync::Mutex;
 
 use harness::ParseError;
 use harness::dialect::Dialect;
-use harness::query::{QueryError, field_byte, find_column, key_text, line_at};
+use harness::query::{Place, QueryError, find_column, key_text};
 use hashbrown::DefaultHashBuilder;
 
 use crate::chunks::{Plan, map_chunks};
@@ -377,10 +377,11 @@ fn infer_pass(
     let (mut sizes, mut merged) = (Vec::new(), vec![Seen::default(); width]);
     for (produced, seen, failure, parse_error) in parts {
         if let Some((record, start, found)) = failure {
+            let Place { line, byte } = Place::of(input, start, start);
             return Err(QueryError::FieldCount {
                 record: before + record,
-                line: line_at(input, start),
-                byte: field_byte(input, start),
+                line,
+                byte,
                 expected: width,
                 found,
             }
@@ -424,11 +425,11 @@ fn first_bad_field(
                 raw: &input[start..end],
                 needs_unescape,
             };
-            // A quoted field's view starts after its opening quote; name the quote.
-            let byte = field_byte(input, start);
+            // A quoted field's view starts after its opening quote: Place names the quote.
+            let Place { line, byte } = Place::of(input, start, start);
             return Err(TableError::Type {
                 record: before + record,
-                line: line_at(input, byte as usize),
+                line,
                 byte,
                 column: key_text(&names[column]),
                 ty: types[column],

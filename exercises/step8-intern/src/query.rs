@@ -129,6 +129,16 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     }
     // ANCHOR_END: add
 
+    /// [`Aggregator::add`] for a record of this step's parser over `input`: an error
+    /// names the record's line and its field's byte ([`Place::of`]).
+    ///
+    /// # Errors
+    /// As [`Aggregator::add`].
+    pub fn add_record(&mut self, input: &[u8], record: &Record<'_, '_>) -> Result<(), QueryError> {
+        let spans = record.spans();
+        self.add(record, |k| Place::of(input, spans[0].start, spans[k].start))
+    }
+
     /// The columns' indexes and the width, from the first record (the header, or
     /// with `--no-header` the first data record): [`Query::columns`].
     fn find_columns(
@@ -251,9 +261,7 @@ pub fn run_plan(
             aggregator.records = 0; // errors name records counted from `from`
             let parsed = parser.records_between(Tier::chosen(), input, from, part.stop, |r| {
                 if failure.is_none() {
-                    let spans = r.spans();
-                    let place = |k: usize| Place::of(input, spans[0].start, spans[k].start);
-                    failure = aggregator.add(&r, place).err();
+                    failure = aggregator.add_record(input, &r).err();
                 }
             });
             (
@@ -288,10 +296,7 @@ fn read_header<'q, T: GroupBy>(
     while from < input.len() && header.records == 0 {
         let mut parser = Parser::new(query.dialect.delimiter);
         let stopped = parser.records_between(Tier::chosen(), input, from, from + 1, |r| {
-            let spans = r.spans();
-            failure = header
-                .add(&r, |k| Place::of(input, spans[0].start, spans[k].start))
-                .err();
+            failure = header.add_record(input, &r).err();
         });
         if let Some(e) = failure {
             return Err(e);

@@ -114,6 +114,16 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     }
     // ANCHOR_END: add
 
+    /// [`Aggregator::add`] for a record of this step's parser over `input`: an error
+    /// names the record's line and its field's byte ([`Place::of`]).
+    ///
+    /// # Errors
+    /// As [`Aggregator::add`].
+    pub fn add_record(&mut self, input: &[u8], record: &Record<'_, '_>) -> Result<(), QueryError> {
+        let spans = record.spans();
+        self.add(record, |k| Place::of(input, spans[0].start, spans[k].start))
+    }
+
     /// The value of record `index` from its cooked bytes `text`: NULL (empty, or a
     /// `--null` text), a number, or [`QueryError::InvalidNumber`] at the place that
     /// `place` gives.
@@ -318,9 +328,7 @@ pub fn run_plan(
                 // No bitmaps to walk: the state machine's records, every field.
                 parser.records_between(tier, input, from, part.stop, |r| {
                     if failure.is_none() {
-                        let spans = r.spans();
-                        let place = |k: usize| Place::of(input, spans[0].start, spans[k].start);
-                        failure = aggregator.add(&r, place).err();
+                        failure = aggregator.add_record(input, &r).err();
                     }
                 })
             } else {
@@ -363,10 +371,7 @@ fn read_header<'q, T: GroupBy>(
     while from < input.len() && header.records == 0 {
         let mut parser = Parser::new(query.dialect.delimiter);
         let stopped = parser.records_between(Tier::chosen(), input, from, from + 1, |r| {
-            let spans = r.spans();
-            failure = header
-                .add(&r, |k| Place::of(input, spans[0].start, spans[k].start))
-                .err();
+            failure = header.add_record(input, &r).err();
         });
         if let Some(e) = failure {
             return Err(e);
