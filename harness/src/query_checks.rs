@@ -53,6 +53,10 @@ macro_rules! query_tests {
         fn other_columns_can_be_grouped_and_summed() {
             $crate::query_checks::other_columns_can_be_grouped_and_summed::<$step>(__dir());
         }
+        #[test]
+        fn keys_of_every_count_and_shape_group_apart() {
+            $crate::query_checks::keys_of_every_count_and_shape_group_apart::<$step>(__dir());
+        }
     };
 }
 
@@ -174,6 +178,53 @@ pub fn other_columns_can_be_grouped_and_summed<S: QueryStep>(dir: &Path) {
     std::fs::remove_file(path).unwrap();
     assert_eq!(groups[&b"Oslo"[..]].sum, Some(-2.0));
     assert_eq!(groups[&b"Lima"[..]].count, 1);
+}
+
+/// The `i`-th key of a file of `n` distinct keys, in one of the shapes a GROUP BY
+/// table must keep apart: short ones, long ones that share their first 36 bytes,
+/// and long ones that share their first and last 20 bytes and differ in between.
+/// Past 40 keys a few lengths around the table's 8- and 16-byte words join in.
+pub fn key_of(i: usize, n: usize) -> String {
+    match (n > 40).then_some(i % 4) {
+        None | Some(0) => format!("k{i}"),
+        Some(1) => format!("a-long-prefix-that-every-key-shares-{i:07}"),
+        Some(2) => format!("same-twenty-bytes-..{i:07}..same-twenty-bytes"),
+        _ => format!("{:0width$}", i, width = 7 + i % 11), // 7 to 17 bytes
+    }
+}
+
+/// `--group-by key --sum value` over files of 1, 40, 10,000 and 1,000,000 distinct
+/// keys ([`key_of`]), key `i` seen `i % 3 + 1` times, far apart: every group's count
+/// and sum equal a model kept in a `HashMap`. The values are integers, so that a
+/// row-order `f64` sum and an exact one are the same number.
+pub fn keys_of_every_count_and_shape_group_apart<S: QueryStep>(dir: &Path) {
+    for n in [1, 40, 10_000, 1_000_000] {
+        let path = dir.join(format!("{}-keys-{n}-{}.csv", S::NAME, std::process::id()));
+        let mut csv = b"key,value\n".to_vec();
+        let mut model: HashMap<String, (u64, i64)> = HashMap::with_capacity(n);
+        for round in 0..3 {
+            for i in (0..n).filter(|i| i % 3 >= round) {
+                let (key, value) = (key_of(i, n), (i % 1000) as i64 - 500 + round as i64);
+                csv.extend_from_slice(format!("{key},{value}\n").as_bytes());
+                let group = model.entry(key).or_default();
+                *group = (group.0 + 1, group.1 + value);
+            }
+        }
+        std::fs::write(&path, &csv).unwrap();
+        let query = Query {
+            group_by: "key",
+            sum: "value",
+            ..Query::default()
+        };
+        let groups = answer::<S>(&path, query);
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(groups.len(), n, "{n} keys");
+        for (key, (count, sum)) in &model {
+            let group = &groups[key.as_bytes()];
+            assert_eq!(group.count, *count, "{n} keys: {key}");
+            assert_eq!(group.sum, Some(*sum as f64), "{n} keys: {key}");
+        }
+    }
 }
 
 /// Σ|value| per category of a generated file (the reference parser's records), for
