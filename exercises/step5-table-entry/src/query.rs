@@ -168,8 +168,10 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             && let Some(number) = parse_swar(input, spans[value].start, spans[value].end)
         {
             self.records += 1;
-            let key = &input[spans[key].start..spans[key].end];
-            self.table.entry(key).add(Some(number));
+            let key = &spans[key];
+            self.table
+                .entry_at(input, key.start, key.end)
+                .add(Some(number));
             return Ok(());
         }
         self.add_record(input, record)

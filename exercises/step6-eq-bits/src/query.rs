@@ -197,7 +197,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             }
         };
         let acc = if plain && key.first() != Some(&QUOTE) {
-            self.table.entry(key)
+            self.table.entry_at(input, key_start, key_end)
         } else {
             let cooked = raw_cooked(key);
             self.table.entry(self.query.key(&cooked))
@@ -228,8 +228,10 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             && let Some(number) = parse_swar(input, spans[value].start, spans[value].end)
         {
             self.records += 1;
-            let key = &input[spans[key].start..spans[key].end];
-            self.table.entry(key).add(Some(number));
+            let key = &spans[key];
+            self.table
+                .entry_at(input, key.start, key.end)
+                .add(Some(number));
             return Ok(());
         }
         self.add_record(input, record)

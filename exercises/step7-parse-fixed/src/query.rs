@@ -195,7 +195,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             }
         };
         let acc = if plain && key.first() != Some(&QUOTE) {
-            self.table.entry(key)
+            self.table.entry_at(input, key_start, key_end)
         } else {
             let cooked = raw_cooked(key);
             self.table.entry(self.query.key(&cooked))

@@ -199,18 +199,19 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/table.rs",
         anchor: "table_entry",
         title: "The GROUP BY table's probe",
-        task: "Write `GroupTable::entry`: find the slot of `key` by linear probing from its \
-               hash, comparing the prefix word and length first and the stored bytes only for \
-               keys longer than 8; create it (grow first when the table would pass half full) \
-               on first sight.",
+        task: "Write `GroupTable::find`: the group of `key` by linear probing from the \
+               slot its hash picks, skipping slots whose tag differs and comparing the key's \
+               words (and for a key longer than 16 bytes its bytes) only where the tag \
+               matches; on the first empty slot, the key is new: insert it there.",
         tests: &["query"],
         checks: "the step's unit tests (the table against a `HashMap` through growth; keys \
-                 that share prefixes) and the query tests",
+                 that share prefixes; keys read in place; a million keys) and the query \
+                 tests (files of 1 to 1,000,000 distinct keys of every shape)",
         env: &[],
         hints: &[
-            "prefix_word(key) and hash_with_prefix(key, prefix); the slot is hash & (slots - 1)",
-            "an empty slot has key_start == EMPTY: stop there, the key is new",
-            "keep the load under one half: if 2 * (len + 1) > slots, grow() and start again; then insert_at",
+            "words.hash(key); the tag is the hash's low 32 bits; the first slot is slot_of(hash)",
+            "a slot (tag, 0) is empty: return self.insert(i, tag, words, key), which grows the slots when needed",
+            "where the tag matches, holds(group - 1, words, key) decides; else i = (i + 1) & mask",
         ],
     },
     Exercise {
