@@ -206,7 +206,7 @@ pub const EXERCISES: &[Exercise] = &[
         tests: &["query"],
         checks: "the step's unit tests (the table against a `HashMap` through growth; keys \
                  that share prefixes; keys read in place; a million keys) and the query \
-                 tests (files of 1 to 1,000,000 distinct keys of every shape)",
+                 tests (files of 1 to 100,000 distinct keys of every shape)",
         env: &[],
         hints: &[
             "words.hash(key); the tag is the hash's low 32 bits; the first slot is slot_of(hash)",
