@@ -222,8 +222,12 @@ pub fn run_with<T: GroupBy>(input: &[u8], query: Query<'_>) -> Result<Groups, Qu
     let mut aggregator = Aggregator::<T>::new(query);
     let mut failure = None;
     let parsed = Parser::new(query.dialect.delimiter).for_each_record(input, |record| {
-        if failure.is_none() {
-            failure = aggregator.add_view(input, &record).err();
+        // (Not `failure = ...err()`: that writes a `None` of the error's size every
+        // record.)
+        if failure.is_none()
+            && let Err(e) = aggregator.add_view(input, &record)
+        {
+            failure = Some(e);
         }
     });
     if let Some(e) = failure {

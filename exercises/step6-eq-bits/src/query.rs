@@ -294,8 +294,12 @@ pub fn run_projected(input: &[u8], query: Query<'_>) -> Result<Groups, QueryErro
     let (key, value, _) = aggregator.columns.expect("the first record was read");
     let mut failure = None;
     let parsed = parser.walk_projected(tier, input, from, [key, value], |row| {
-        if failure.is_none() {
-            failure = aggregator.add_row(input, row).err();
+        // (Not `failure = ...err()`: that writes a `None` of the error's size every
+        // record.)
+        if failure.is_none()
+            && let Err(e) = aggregator.add_row(input, row)
+        {
+            failure = Some(e);
         }
     });
     if let Some(e) = failure {
@@ -344,8 +348,12 @@ pub fn run_with<T: GroupBy>(input: &[u8], query: Query<'_>) -> Result<Groups, Qu
     let mut aggregator = Aggregator::<T>::new(query);
     let mut failure = None;
     let parsed = Parser::new(query.dialect.delimiter).for_each_record(input, |record| {
-        if failure.is_none() {
-            failure = aggregator.add_view(input, &record).err();
+        // (Not `failure = ...err()`: that writes a `None` of the error's size every
+        // record.)
+        if failure.is_none()
+            && let Err(e) = aggregator.add_view(input, &record)
+        {
+            failure = Some(e);
         }
     });
     if let Some(e) = failure {

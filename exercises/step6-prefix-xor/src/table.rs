@@ -116,7 +116,7 @@ impl Acc {
     }
 
     /// Adds one record's value (`None` for NULL).
-    #[inline]
+    #[inline(always)]
     pub fn add(&mut self, value: Option<f64>) {
         self.count += 1;
         if let Some(v) = value {
@@ -326,7 +326,7 @@ impl GroupTable {
     // ANCHOR: exercise_table_entry
     /// The group of `key` (whose words are `words`), created on first sight: linear
     /// probing from the hash's slot to the key's slot or the first empty one.
-    #[inline]
+    #[inline(always)]
     fn find(&mut self, words: KeyWords, key: &[u8]) -> usize {
         let hash = words.hash(key);
         let tag = hash as u32;

@@ -337,8 +337,12 @@ pub fn run_plan(
             } else {
                 let chunk = (from, part.stop);
                 parser.walk_projected(tier, input, chunk, [key, value], |row| {
-                    if failure.is_none() {
-                        failure = aggregator.add_row(input, row).err();
+                    // (Not `failure = add_row(..).err()`: that writes a `None` of
+                    // the error's size every row: 23 instructions of the row's 458 in callgrind.)
+                    if failure.is_none()
+                        && let Err(e) = aggregator.add_row(input, row)
+                    {
+                        failure = Some(e);
                     }
                 })
             };
