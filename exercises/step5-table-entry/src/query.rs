@@ -8,9 +8,13 @@
 
 use std::borrow::Cow;
 
+use harness::ParseError;
+use harness::dialect::{QUOTE, bom_len};
 use harness::query::{Groups, Place, QueryError};
 
 use crate::digits::parse_swar;
+use crate::project::{Row, raw_cooked};
+use crate::scan::Best;
 use crate::table::{GroupBy, Winner};
 use crate::value::parse_value;
 use crate::{Parser, Record};
@@ -147,6 +151,63 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         })
     }
 
+    // ANCHOR: add_row
+    /// [`Aggregator::add`] for a row of the projected walk over `input`, after the
+    /// first record. The common row takes the fast path: a plain decimal value
+    /// parsed straight from the input's bytes ([`parse_swar`]), an unquoted key looked
+    /// up as it lies in the input; anything else (a quoted field, an empty value,
+    /// `--null` texts, a value [`parse_swar`] does not take) goes through the
+    /// cooked bytes, as [`Aggregator::add`].
+    ///
+    /// # Errors
+    /// As [`Aggregator::add`].
+    ///
+    /// # Panics
+    /// Before the first record was added.
+    #[inline]
+    pub fn add_row(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
+        let index = self.records;
+        self.records += 1;
+        let (_, _, width) = self.columns.expect("the first record names the columns");
+        if row.width != width {
+            let Place { line, byte } = Place::of(input, row.start, row.start);
+            return Err(QueryError::FieldCount {
+                record: index,
+                line,
+                byte,
+                expected: width,
+                found: row.width,
+            });
+        }
+        let [(key_start, key_end), (value_start, value_end)] = row.fields;
+        let (key, value) = (&input[key_start..key_end], &input[value_start..value_end]);
+        let plain = self.query.nulls.is_empty();
+        // (With `--null` texts, none of which is a number, every value takes the
+        // cooked path, which checks them first.)
+        let fast = if plain {
+            parse_swar(input, value_start, value_end)
+        } else {
+            None
+        };
+        let number = match fast {
+            Some(v) => Some(v),
+            None => {
+                // `value_start` is the raw field's: its quote, if it has one.
+                let place = || Place::of(input, row.start, value_start);
+                self.value_of(raw_cooked(value), index, place)?
+            }
+        };
+        let acc = if plain && key.first() != Some(&QUOTE) {
+            self.table.entry_at(input, key_start, key_end)
+        } else {
+            let cooked = raw_cooked(key);
+            self.table.entry(self.query.key(&cooked))
+        };
+        acc.add(number);
+        Ok(())
+    }
+    // ANCHOR_END: add_row
+
     // ANCHOR: add_view
     /// [`Aggregator::add`] for a record of this step's parser over `input`, with a
     /// fast path for the common record: the value a plain decimal parsed straight
@@ -210,7 +271,72 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
 /// of an unterminated quote (which is always at the end: the records before it were
 /// all aggregated first).
 pub fn run(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
-    run_with::<Winner>(input, query)
+    run_projected(input, query)
+}
+
+// ANCHOR: run_projected
+/// [`run`] by the projected walk ([`Parser::walk_projected`]): step 4's walk reads
+/// the first record (every field, for the names), the projected walk the rest (two
+/// fields of each).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_projected(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
+    let mut aggregator = Aggregator::<Winner>::new(query);
+    let mut parser = Parser::new(query.dialect.delimiter);
+    let Some(from) = first_record(input, &mut parser, &mut aggregator)? else {
+        return aggregator.finish(); // the input ended with its first record
+    };
+    let (key, value, _) = aggregator.columns.expect("the first record was read");
+    let before = aggregator.records; // the walk counts its records from `from`
+    let mut failure = None;
+    let parsed = parser.walk_projected::<Best>(input, from, [key, value], |row| {
+        // (Not `failure = ...err()`: that writes a `None` of the error's size every
+        // record.)
+        if failure.is_none()
+            && let Err(e) = aggregator.add_row(input, row)
+        {
+            failure = Some(e);
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    parsed.map_err(|e| ParseError {
+        record: e.record + before,
+        ..e
+    })?;
+    aggregator.finish()
+}
+// ANCHOR_END: run_projected
+
+/// Adds the first record of `input` to `aggregator` (blank lines before it skipped)
+/// with step 4's walk, and returns where the next record starts, or `None` when the
+/// input ends first.
+///
+/// # Errors
+/// The first record's [`QueryError`], or the parse error of an unterminated quote.
+fn first_record<T: GroupBy>(
+    input: &[u8],
+    parser: &mut Parser,
+    aggregator: &mut Aggregator<'_, T>,
+) -> Result<Option<usize>, QueryError> {
+    let mut from = bom_len(input);
+    let mut failure = None;
+    while aggregator.records == 0 {
+        let add = |record: Record<'_, '_>| {
+            failure = aggregator.add_record(input, &record).err();
+        };
+        let resume = parser.records_from::<Best>(input, from, from + 1, add);
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        match resume? {
+            Some(next) => from = next,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(from))
 }
 
 /// [`run`] with the GROUP BY table `T`, so the benchmark can compare tables inside

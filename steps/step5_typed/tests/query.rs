@@ -2,6 +2,7 @@
 //! against the same query on step 1's parser, and against `gen`'s reference, bit for
 //! bit (`harness::query_checks`); and its two tables against each other.
 
+use harness::dialect::Dialect;
 use harness::query::Query;
 use harness::query_checks::{Sums, configs, generated};
 use step5::query;
@@ -19,4 +20,72 @@ fn both_tables_give_the_same_answer() {
         assert_eq!(hand, hashbrown, "{name}");
         std::fs::remove_file(path).unwrap();
     }
+}
+
+/// The projected walk (the query's) against the full walk (every field's span), on
+/// documents that take each of its paths: quoted and escaped keys and values, CR LF,
+/// blank lines, lenient quotes, records wider than the fields asked for, a last
+/// record without a terminator, and every kind of error; with the delimiters that
+/// have a walk of their own (`,`, `;`) and one that takes the run-time byte (`:`).
+#[test]
+fn the_projected_walk_gives_the_full_walk_s_answer() {
+    let long = "x".repeat(100);
+    let documents = [
+        "k,v\na,1\nb,2.5\na,-3\n".to_string(),
+        "k,v\r\na,1\r\n\r\nb,2\r\n\n\na,3".to_string(),
+        "k,v\n\"a\",\"1.5\"\n\"a\"\"b\",2\n\"a,b\",3\n\"\",4\n,5\nc,\n".to_string(),
+        "k,v\nab\"c,1\n\"ab\"c,2\nab\"c,3\n".to_string(),
+        format!("x,k,y,v,z\n1,a,2,3,4\n1,{long},2,3,4\n1,{long},2,-1.25e2,4\n"),
+        format!(
+            "k,v,{}\n",
+            (0..300)
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        "k,v\na,1\nb\nc,x\n".to_string(),
+        "k,v\na,1\nb,NaN\n".to_string(),
+        "k,v\na,1\nb,\"2\n".to_string(),
+        "k\na\n".to_string(),
+        "\n\nk,v\n".to_string(),
+        "k,v".to_string(),
+        "k,v\n12345678901234567,9007199254740993\nk,0.1\nk,1234567890123456\n".to_string(),
+    ];
+    for document in &documents {
+        for delimiter in [b',', b';', b':'] {
+            for padding in [0, 1, 17] {
+                // Padding moves the records across the scanner's 8-byte words.
+                let padded = format!("{}{document}", "\n".repeat(padding))
+                    .replace(',', &char::from(delimiter).to_string());
+                let input = padded.as_bytes();
+                let query = Query {
+                    group_by: "k",
+                    sum: "v",
+                    dialect: Dialect::new(delimiter).unwrap(),
+                    ..Query::default()
+                };
+                let projected = query::run_projected(input, query);
+                let full = query::run_with::<GroupTable>(input, query);
+                assert_eq!(projected, full, "{padded:?}");
+            }
+        }
+    }
+}
+
+/// `--null` texts take the slow path for keys and values alike, with the same
+/// answer as the full walk.
+#[test]
+fn null_texts_give_the_full_walk_s_answer() {
+    let nulls = ["NA".to_string(), "-".to_string()];
+    let query = Query {
+        nulls: &nulls,
+        ..Query::default()
+    };
+    let input = b"category,value\nNA,1\na,NA\n,2\na,-\n-,3\na,4\n";
+    let projected = query::run_projected(input, query).unwrap();
+    assert_eq!(
+        projected,
+        query::run_with::<GroupTable>(input, query).unwrap()
+    );
+    assert_eq!(projected.len(), 2, "{projected:?}"); // the NULL key and `a`
 }
