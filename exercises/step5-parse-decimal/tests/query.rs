@@ -51,6 +51,7 @@ fn the_projected_walk_gives_the_full_walk_s_answer() {
         "k,v\na,1\nb\nc,x\n".to_string(),
         "k,v\na,1\nb,NaN\n".to_string(),
         "k,v\na,1\nb,\"2\n".to_string(),
+        "x,k,v,y,z\n1,a,1,2,3\n1,b,2,3,\"4\n5\n".to_string(), // open past the fields read
         "k\na\n".to_string(),
         "\n\nk,v\n".to_string(),
         "k,v".to_string(),

@@ -8,7 +8,7 @@
 extern crate step7_transition as step7;
 
 use gen_csv::{Config, generate_in_memory};
-use harness::query::{Query, groups_to_json};
+use harness::query::{Query, QueryError, groups_to_json};
 use harness::query_checks::{Sums, configs, generated};
 use step7::query::{self, Split};
 use step7::step1_query;
@@ -87,6 +87,7 @@ fn the_projected_walk_gives_step_1_s_answer() {
         format!("x,k,y,v,z\n1,a,2,3,4\n1,{long},2,3,4\n1,{long},2,-1.25e2,4\n"),
         "k,v\na,1\nb\nc,x\n".to_string(),
         "k,v\na,1\nb,\"2\n".to_string(),
+        "x,k,v,y,z\n1,a,1,2,3\n1,b,2,3,\"4\n5\n".to_string(), // open past the fields read
         "k,v\n12345678901234567,9007199254740993\nk,0.1\nk,1234567890123456\n".to_string(),
     ];
     let query = Query {
@@ -108,5 +109,32 @@ fn the_projected_walk_gives_step_1_s_answer() {
             );
         }
         std::fs::remove_file(path).unwrap();
+    }
+}
+
+/// An unterminated quote that opens in a field past the ones the query reads (the
+/// walk only counts those fields' delimiters) is named at its opening quote, on every
+/// split.
+#[test]
+fn an_open_quote_past_the_fields_read_is_named_at_its_quote() {
+    let input = b"x,k,v,y,z\n1,a,1,2,3\n1,b,2,3,\"4\n5\n";
+    let quote = input.iter().position(|&b| b == b'"').unwrap();
+    let query = Query {
+        group_by: "k",
+        sum: "v",
+        ..Query::default()
+    };
+    for (threads, chunk) in [(1, 0), (2, 7), (2, 64), (3, 1)] {
+        let got = query::run_split(input, query, Split { threads, chunk });
+        let expected = harness::ParseError {
+            record: 2,
+            byte: quote as u64,
+            line: 3,
+        };
+        assert_eq!(
+            got,
+            Err(QueryError::Parse(expected)),
+            "{threads} threads, chunks of {chunk}"
+        );
     }
 }
