@@ -5,14 +5,22 @@
 //! only their bounds, not a span of every field ([`crate::index`]'s record).
 //!
 //! ```text
-//! record start r, n = 0 delimiters; for each separator bit j of the structural index:
-//!     a delimiter: n += 1; next[min(n, last)] = j + 1   (field n starts; one store, no branch)
-//!     an LF:       the width is n + 1; field f is next[f] .. next[f+1] - 1 (f < last);
-//!                  hand out (r, n + 1, key field, value field); r = j + 1, n = 0
+//! record start r, n = 0 delimiters; for each block of the structural index:
+//!     d = its delimiters, l = its LFs (outside quotes)
+//!     for each LF bit j of l (trailing_zeros), and once more for the bits after the last:
+//!         mine = the bits of d below j
+//!         select: while n < last - 1 and mine has a bit: n += 1; next[n] = lowest bit + 1;
+//!                 clear the lowest bit (the first fields' starts, one per bit)
+//!         n += popcount(mine)                  (the later fields: only counted)
+//!         at the LF: the width is n + 1; field f is next[f] .. next[f+1] - 1;
+//!                    hand out (r, n + 1, key field, value field); r = j + 1, n = 0
 //! ```
 //!
-//! Fields past the last one the query reads all land in one spare slot, so a record
-//! of 7 fields and one of 700 cost the same stores. A field is handed out as written
+//! Only the delimiters up to the last field the query reads are selected, so a record
+//! of 7 fields and one of 700 cost the same loop turns: one per field read, one per
+//! LF, and one popcount for the rest (the "select the k-th set bit" of succinct data
+//! structures; simdjson's stage 2 walks every bit instead, as the full walk here
+//! does). A field is handed out as written
 //! (a quoted field with its quotes): the query cooks only the rare field that starts
 //! with a quote ([`raw_cooked`]). No `""` pairs are tracked here, unlike the full
 //! walk, since cooking finds them. Blocks with a misplaced quote still go through the
@@ -43,10 +51,11 @@ pub struct Row {
 }
 // ANCHOR_END: row
 
-/// Where each field of the current record starts, for the fields up to the last one
-/// asked for; every field after that shares the spare last slot.
+/// Where each field of the current record starts, for the fields up to the one after
+/// the last one asked for (whose start bounds it); no later field is kept.
 struct Bounds {
-    /// `next[f]` is the first byte of field `f`; `next[last]` is the spare slot.
+    /// `next[f]` is the first byte of field `f` (`f < last`); `next[last]` is a spare
+    /// slot, where [`Bounds::row`] puts a wide record's end, never read.
     next: Vec<usize>,
     last: usize,
     wanted: [usize; 2],
@@ -63,6 +72,7 @@ impl Bounds {
         }
     }
 
+    // ANCHOR: select
     /// Adds the current record's `delimiters` (bits of the block at `pos`, in order)
     /// to the `n` it has seen: the first ones give the next fields' starts, by
     /// selecting each lowest set bit in turn; the rest are only counted, since only
@@ -76,6 +86,7 @@ impl Bounds {
         }
         *n += delimiters.count_ones() as usize;
     }
+    // ANCHOR_END: select
 
     /// The row of a record that starts at `start` and has `width` fields, the last
     /// of which ends at `end`.
