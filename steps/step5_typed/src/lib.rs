@@ -21,8 +21,10 @@
 //! record takes ([`query::Aggregator::add_view`]): 780 to 809–853 MB/s on the 1 GB
 //! file (AMD EPYC; the book's chapter). Later still: [`project`], step 4's walk
 //! with a store of each field's start where it pushed a span, handing the query
-//! only the two fields it reads ([`query::run_projected`]): the query went from
-//! 0.74–0.79 of step 4's parse to 0.85–0.90 (AMD EPYC, family 25; the chapter).
+//! only the two fields it reads ([`query::run_projected`]): in interleaved A/B
+//! rounds the query went from 0.74–0.79 of step 4's parse to 0.85–0.90 on the 1 GB
+//! file, though one `bench.sh` run on the same busy machine gave 0.75 (AMD EPYC,
+//! family 25; the chapter).
 //!
 //! **Measured** on an Intel Xeon Processor (KVM guest, 2.6 GHz, 2 cores, shared and
 //! noisy), rustc 1.95.0, `cargo bench -p step5` (criterion means, 200,000 records of
