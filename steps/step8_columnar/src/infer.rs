@@ -214,9 +214,16 @@ impl Seen {
         self.values += 1;
         self.bytes += field.len() as u64;
         self.distinct.add(spread_hash(field));
-        self.int = self.int && parse_int(field).is_some();
+        let int = if self.int { parse_int(field) } else { None };
+        self.int = int.is_some();
         if self.decimal {
-            match exact::parse_fixed_scaled(field) {
+            // An integer is a plain decimal with no digit after the point: its
+            // value in 10^-18 units needs no second parse.
+            let fixed = match int {
+                Some(n) => Some((i128::from(n) * exact::POWERS[SCALE as usize], 0)),
+                None => exact::parse_fixed_scaled(field),
+            };
+            match fixed {
                 Some((fixed, scale)) => {
                     self.scale = self.scale.max(scale);
                     self.max_abs = self.max_abs.max(fixed.unsigned_abs());
