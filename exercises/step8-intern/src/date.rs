@@ -25,7 +25,7 @@ const DAYS_BEFORE_MONTH: [u32; 12] = [0, 31, 59, 90, 120, 151, 181, 212, 243, 27
 /// Both passes of the load call it on every field of a date column, so it is written
 /// to be branch-light: the eight digits tested and combined in one word, and the
 /// day counted with divisions by constants.
-#[inline]
+#[inline(always)]
 pub fn parse(field: &[u8]) -> Option<i32> {
     let (y, m, d) = digits(field.try_into().ok()?)?;
     let leap = y.is_multiple_of(4) && (!y.is_multiple_of(100) || y.is_multiple_of(400));

@@ -275,7 +275,7 @@ fn push_text(column: &mut ColumnChunk, field: &[u8]) {
 
 /// Appends `field` to a column of type `ty` (not `string` or `text`); false when it
 /// is not one.
-#[inline]
+#[inline(always)]
 pub(crate) fn push_typed(column: &mut ColumnChunk, ty: ColumnType, field: &[u8]) -> bool {
     let valid = !field.is_empty();
     column.valid.push(valid);
