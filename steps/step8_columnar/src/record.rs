@@ -36,19 +36,8 @@ impl<'a> Field<'a> {
         if !self.needs_unescape {
             return Cow::Borrowed(self.raw);
         }
-        let (inside, after) = split_quoted(self.raw);
         let mut cooked = Vec::with_capacity(self.cooked_len());
-        let mut after_quote = false;
-        for &b in inside {
-            // Inside the quotes every quote is half of a `""` pair: keep the first half.
-            if b == QUOTE && after_quote {
-                after_quote = false;
-                continue;
-            }
-            after_quote = b == QUOTE;
-            cooked.push(b);
-        }
-        cooked.extend_from_slice(after);
+        self.unescape_into(&mut cooked);
         Cow::Owned(cooked)
     }
 
@@ -69,7 +58,8 @@ impl<'a> Field<'a> {
         self.unescape_into(scratch)
     }
 
-    /// [`Field::cooked_in`]'s rare path: the quoted bytes without their `""` halves.
+    /// The quoted bytes without their `""` halves, into `scratch` (cleared first):
+    /// [`Field::cooked`]'s and [`Field::cooked_in`]'s rare path.
     #[cold]
     #[inline(never)]
     fn unescape_into<'s>(&self, scratch: &'s mut Vec<u8>) -> &'s [u8] {
@@ -77,6 +67,7 @@ impl<'a> Field<'a> {
         scratch.clear();
         let mut after_quote = false;
         for &b in inside {
+            // Inside the quotes every quote is half of a `""` pair: keep the first half.
             if b == QUOTE && after_quote {
                 after_quote = false;
                 continue;
