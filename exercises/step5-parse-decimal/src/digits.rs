@@ -48,7 +48,7 @@ pub struct Decimal {
 ///
 /// # Panics
 /// When `start..end` is not a range of `input`.
-#[inline]
+#[inline(always)]
 pub fn swar_decimal(input: &[u8], start: usize, end: usize) -> Option<Decimal> {
     let field = &input[start..end];
     let negative = field.first() == Some(&b'-');
@@ -107,7 +107,7 @@ fn body<W: Lanes>(input: &[u8], end: usize, len: usize) -> Option<(u64, usize)> 
 ///
 /// # Panics
 /// When `start..end` is not a range of `input`.
-#[inline]
+#[inline(always)]
 pub fn parse_swar(input: &[u8], start: usize, end: usize) -> Option<f64> {
     let d = swar_decimal(input, start, end)?;
     if d.mantissa > 1 << 53 {

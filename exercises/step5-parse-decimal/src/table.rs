@@ -60,7 +60,7 @@ impl GroupBy for GroupTable {
         GroupTable::entry(self, key)
     }
 
-    #[inline]
+    #[inline(always)]
     fn entry_at(&mut self, input: &[u8], start: usize, end: usize) -> &mut Acc {
         GroupTable::entry_at(self, input, start, end)
     }
@@ -166,7 +166,7 @@ impl KeyWords {
     /// loads masked to the key's length, with no branch on the length, which varies
     /// from row to row and would be mispredicted (the trick of the fastest One
     /// Billion Row Challenge entries). The same words as [`KeyWords::of`].
-    #[inline]
+    #[inline(always)]
     pub fn at(input: &[u8], start: usize, end: usize) -> KeyWords {
         if input.len() - start < 16 {
             return KeyWords::of(&input[start..end]); // too near the input's end
@@ -185,7 +185,7 @@ impl KeyWords {
     /// multiply (foldhash's folded multiply), and for a longer key each further
     /// 8 bytes folded in ([`hash_rest`]), so that keys which share their first 16
     /// bytes still spread.
-    #[inline]
+    #[inline(always)]
     fn hash(&self, key: &[u8]) -> u64 {
         let h = fold(
             self.words[0] ^ SEEDS[0],
@@ -313,7 +313,7 @@ impl GroupTable {
 
     /// The accumulator of the key `input[start..end]`, its words read in place
     /// ([`KeyWords::at`]).
-    #[inline]
+    #[inline(always)]
     pub fn entry_at(&mut self, input: &[u8], start: usize, end: usize) -> &mut Acc {
         let group = self.find(KeyWords::at(input, start, end), &input[start..end]);
         &mut self.accs[group]
@@ -370,7 +370,9 @@ impl GroupTable {
     /// are taken. Linear probing takes about (1 + 1/(1 - a)) / 2 probes for a hit at
     /// load a (Knuth): 1.5 at a half, 1.17 at a quarter. Every probe past the first
     /// is a branch the CPU can mispredict, and the slots are only 8 bytes each.
+    // (Out of line, so that the inlined lookup carries none of its code.)
     #[cold]
+    #[inline(never)]
     fn insert(&mut self, i: usize, tag: u32, words: KeyWords, key: &[u8]) -> usize {
         let group = self.heads.len();
         let number = u32::try_from(group + 1).expect("fewer than 2^32 groups");

@@ -50,7 +50,7 @@ pub struct Decimal {
 ///
 /// # Panics
 /// When `start..end` is not a range of `input`.
-#[inline]
+#[inline(always)]
 pub fn swar_decimal(input: &[u8], start: usize, end: usize) -> Option<Decimal> {
     let field = &input[start..end];
     let negative = field.first() == Some(&b'-');
@@ -109,7 +109,7 @@ fn body<W: Lanes>(input: &[u8], end: usize, len: usize) -> Option<(u64, usize)> 
 ///
 /// # Panics
 /// When `start..end` is not a range of `input`.
-#[inline]
+#[inline(always)]
 pub fn parse_swar_fixed(input: &[u8], start: usize, end: usize) -> Option<i128> {
     let d = swar_decimal(input, start, end)?;
     // The sign goes on the mantissa (under 10^16), and the power is under 10^18:

@@ -161,7 +161,12 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     ///
     /// # Panics
     /// Before the first record was added.
-    #[inline]
+    //
+    // Inlined into the walk's loop, with the parse and the key lookup. Left to
+    // itself, the compiler inlined them in some steps and not in others: in step 6
+    // the three calls a row cost 43 instructions a row in register saves and moves
+    // (593 -> 550 a bench row, callgrind), and the query ran 1.07-1.17x as fast.
+    #[inline(always)]
     pub fn add_row(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
         let index = self.records;
         self.records += 1;
