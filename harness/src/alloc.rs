@@ -139,6 +139,28 @@ pub fn assert_pass_allocations_constant<S: crate::Step>(dir: &std::path::Path, m
     assert!(counts[1] <= most, "{} allocations in one pass", counts[1]);
 }
 
+/// Test helper: `pass` (one pass of a reused parser over a file of `rows` records,
+/// its fingerprint returned) allocates on its first call, to grow the parser's
+/// buffers, and never on a later one (the fewest of three, [`fewest_allocations`]).
+/// Call it from the only test of a binary that counts with [`CountingAlloc`].
+pub fn assert_warm_pass_allocates_nothing(
+    rows: usize,
+    mut pass: impl FnMut() -> crate::Fingerprint,
+) {
+    let (fp, cold) = count_allocations(&mut pass);
+    assert_eq!(fp.records, rows as u64);
+    let (fp, warm) = fewest_allocations(3, &mut pass);
+    assert_eq!(fp.records, rows as u64);
+    assert!(
+        cold.allocations > 0,
+        "the first pass grows the parser's spans"
+    );
+    assert_eq!(
+        warm.allocations, 0,
+        "the second pass over {rows} records allocated"
+    );
+}
+
 /// Test helper for a query step: `run` (its query over CSV bytes, with the default
 /// columns) allocates as often over 200,000 generated rows as over 2,000, and fewer
 /// than 200 times: no allocation per row. Call it from the only test of a binary

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use harness::Fingerprint;
 use harness::alloc::{
-    assert_pass_allocations_constant, count_allocations, fewest_allocations, file_of,
+    assert_pass_allocations_constant, assert_warm_pass_allocates_nothing, file_of,
 };
 use step3::{Parser, Step3};
 
@@ -23,7 +23,7 @@ fn a_warm_pass_allocates_nothing_and_a_cold_one_a_constant() {
     for rows in [1_000, 100_000] {
         let input = step3::map(&file_of(dir, "step3", rows)).unwrap();
         let mut parser = Parser::default();
-        let mut pass = || {
+        assert_warm_pass_allocates_nothing(rows, || {
             let mut fp = Fingerprint::default();
             parser
                 .for_each_record(&input, |r| {
@@ -31,18 +31,6 @@ fn a_warm_pass_allocates_nothing_and_a_cold_one_a_constant() {
                 })
                 .unwrap();
             fp
-        };
-        let (fp, cold) = count_allocations(&mut pass);
-        assert_eq!(fp.records, rows as u64);
-        // The warm pass: the fewest of three, as stray allocations of the test
-        // runner's thread only add (`fewest_allocations`).
-        let (fp, warm) = fewest_allocations(3, &mut pass);
-        assert_eq!(fp.records, rows as u64);
-        let passes = [cold.allocations, warm.allocations];
-        assert!(passes[0] > 0, "the first pass grows the parser's spans");
-        assert_eq!(
-            passes[1], 0,
-            "the second pass over {rows} records allocated"
-        );
+        });
     }
 }
