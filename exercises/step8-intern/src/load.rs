@@ -207,6 +207,10 @@ pub fn load_timed(
     manifest.index = index.as_ref().map(|(k, _)| *k);
     let valid = joined_valid(&chunks, &types);
     drop(chunks); // the windows into the mapped files
+    for column in &mut files {
+        column.values.unmap(); // before the sync: see MappedFile::sync
+        column.extra.as_mut().map(MappedFile::unmap);
+    }
     lap(&mut phases.index);
     let written = Written {
         files: &files,

@@ -57,15 +57,23 @@ impl MappedFile {
         self.map.as_deref_mut().unwrap_or_default()
     }
 
-    /// Writes the mapped pages to the disk (`msync`), then the file's size and
-    /// times (`fsync`).
+    /// Unmaps the file. Its pages stay in the page cache, dirty, for
+    /// [`MappedFile::sync`] to write.
+    pub fn unmap(&mut self) {
+        self.map = None;
+    }
+
+    /// Writes the file's pages to the disk, then its size and times (`fsync`).
+    ///
+    /// Unmap first ([`MappedFile::unmap`]): writing back a page that is still
+    /// mapped writable must first make it read-only in every CPU's TLB (the
+    /// kernel's `page_mkclean`), an interrupt to the other cores for each page.
+    /// On the 1 GB file's load that was 15% of the load's CPU time (perf), and
+    /// one `munmap` of the whole map flushes the TLBs once.
     ///
     /// # Errors
-    /// What either fails with.
+    /// What `fsync` fails with.
     pub fn sync(&self) -> std::io::Result<()> {
-        if let Some(map) = &self.map {
-            map.flush()?;
-        }
         self.file.sync_all()
     }
 }
@@ -128,6 +136,7 @@ mod tests {
         std::fs::create_dir(&dir).unwrap();
         let mut file = MappedFile::create(&dir.join("a"), 5).unwrap();
         file.bytes_mut()[1..3].copy_from_slice(b"hi");
+        file.unmap();
         file.sync().unwrap();
         assert_eq!(std::fs::read(dir.join("a")).unwrap(), b"\0hi\0\0");
         let empty = MappedFile::create(&dir.join("b"), 0).unwrap();
