@@ -180,8 +180,12 @@ pub struct Seen {
     pub max_abs: u128,
     /// The non-empty fields' bytes, all together (a `text` column's file).
     pub bytes: u64,
-    /// How many distinct values they hold, estimated.
+    /// How many distinct values they hold, estimated; only from the values seen
+    /// once no type held the column (see [`Seen::needs_sketch`]).
     pub distinct: Distinct,
+    /// Some value was seen while a type still held the column, and so was not
+    /// sketched.
+    pub unsketched: bool,
 }
 
 impl Default for Seen {
@@ -197,6 +201,7 @@ impl Default for Seen {
             max_abs: 0,
             bytes: 0,
             distinct: Distinct::default(),
+            unsketched: false,
         }
     }
 }
@@ -222,7 +227,6 @@ impl Seen {
         }
         self.values += 1;
         self.bytes += field.len() as u64;
-        self.distinct.add(spread_hash(field));
         let int = if self.int { parse_int(field) } else { None };
         self.int = int.is_some();
         if self.decimal {
@@ -244,6 +248,14 @@ impl Seen {
             self.number && (self.decimal || matches!(exact::parse_number(field), Ok(Some(_))));
         self.date = self.date && date::parse(field).is_some();
         self.boolean = self.boolean && parse_bool(field).is_some();
+        // The sketch matters only for a column that ends up a string. Hashing the
+        // values of a column that a type still holds is wasted on most columns;
+        // a column that loses its type later is sketched again (needs_sketch).
+        if self.typed() {
+            self.unsketched = true;
+        } else {
+            self.distinct.add(spread_hash(field));
+        }
     }
     // ANCHOR_END: add
 
@@ -259,6 +271,29 @@ impl Seen {
         self.max_abs = self.max_abs.max(other.max_abs);
         self.bytes += other.bytes;
         self.distinct.merge(&other.distinct);
+        self.unsketched |= other.unsketched;
+    }
+
+    /// Whether some type still holds every value seen.
+    #[inline]
+    pub fn typed(&self) -> bool {
+        self.int || self.decimal || self.number || self.date || self.boolean
+    }
+
+    /// Whether [`Seen::column_type`] would read the sketch, and the sketch misses
+    /// values: the column is a string column with enough values to be `text`, but
+    /// some of them came while a type still held it (the column of a file that is
+    /// numbers up to a late `N/A`). Its values must then be sketched again, into
+    /// [`Seen::complete_sketch`].
+    pub fn needs_sketch(&self) -> bool {
+        self.unsketched && !self.typed() && self.values >= TEXT_MIN_VALUES
+    }
+
+    /// Completes the sketch with `again`, a sketch of the values it missed, or of
+    /// all the column's values: a sketch holds a set, so a value in both counts once.
+    pub fn complete_sketch(&mut self, again: &Distinct) {
+        self.distinct.merge(again);
+        self.unsketched = false;
     }
 
     /// The column's type: the first of the module's list that every field fits.
@@ -290,6 +325,7 @@ impl Seen {
     /// How a column of strings is stored: as text when it is large and more than
     /// half its values are distinct, else interned.
     fn strings(&self) -> ColumnType {
+        debug_assert!(!self.needs_sketch(), "sketch the column again first");
         if self.values >= TEXT_MIN_VALUES && self.distinct.estimate() * 2 > self.values {
             ColumnType::Text
         } else {
@@ -340,6 +376,14 @@ pub fn storage_type(requested: Option<ColumnType>, seen: &Seen) -> ColumnType {
 mod tests {
     use super::*;
 
+    fn sketch_of(fields: &[&str]) -> Distinct {
+        let mut sketch = Distinct::default();
+        for f in fields.iter().filter(|f| !f.is_empty()) {
+            sketch.add(spread_hash(f.as_bytes()));
+        }
+        sketch
+    }
+
     fn infer(fields: &[&str]) -> ColumnType {
         let mut seen = Seen::default();
         for f in fields {
@@ -355,6 +399,11 @@ mod tests {
             }
         }
         b.merge(&a);
+        for s in [&mut seen, &mut b] {
+            if s.needs_sketch() {
+                s.complete_sketch(&sketch_of(fields));
+            }
+        }
         assert_eq!(b.column_type(), seen.column_type());
         seen.column_type()
     }
@@ -391,6 +440,30 @@ mod tests {
         // Each name four times: a quarter distinct.
         let quarter: Vec<&str> = (0..n).map(|i| refs[i % (n / 4)]).collect();
         assert_eq!(infer(&quarter), ColumnType::String);
+    }
+
+    #[test]
+    fn a_column_that_loses_its_type_late_is_sketched_again() {
+        let n = TEXT_MIN_VALUES as usize;
+        // Distinct numbers, then one name: a string column of distinct values.
+        let mut fields: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+        fields.push("n/a".into());
+        let mut seen = Seen::default();
+        fields.iter().for_each(|f| seen.add(f.as_bytes()));
+        // Only the name reached the sketch: it estimates 1 distinct value.
+        assert!(seen.needs_sketch());
+        assert_eq!(seen.distinct.estimate(), 1);
+        let refs: Vec<&str> = fields.iter().map(String::as_str).collect();
+        seen.complete_sketch(&sketch_of(&refs));
+        assert!(!seen.needs_sketch());
+        assert!(seen.distinct.estimate() > n as u64 / 2);
+        assert_eq!(seen.column_type(), ColumnType::Text);
+        assert_eq!(infer(&refs), ColumnType::Text);
+        // A column that keeps its type never needs it.
+        let mut ints = Seen::default();
+        fields[..n].iter().for_each(|f| ints.add(f.as_bytes()));
+        assert!(ints.unsketched && !ints.needs_sketch());
+        assert_eq!(ints.column_type(), ColumnType::Int64);
     }
 
     #[test]

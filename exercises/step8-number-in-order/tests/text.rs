@@ -85,6 +85,36 @@ fn distinct_names_are_text_on_any_threads_and_chunks_and_read_back() {
     }
 }
 
+/// A column of distinct numbers up to a name in its last record is a string column
+/// of distinct values, `text`, however the chunks fall: pass 1 sketched none of the
+/// numbers while they were numbers, and sketches them again once the name comes.
+#[test]
+fn a_column_that_stops_being_numbers_at_its_last_record_is_text() {
+    let rows = TEXT_MIN_VALUES + 1_000;
+    let mut csv = b"n,k\n".to_vec();
+    for i in 0..rows {
+        csv.extend_from_slice(format!("{},{}\n", i * 7, i % 3).as_bytes());
+    }
+    csv.extend_from_slice(b"unknown,0\n");
+    let dir = table_dir("late");
+    let mut expected = None;
+    for (threads, chunk) in [(1, 0), (2, 0), (3, 4_099), (2, 65_536)] {
+        load(&csv, &dir, &options(threads, chunk, "")).unwrap();
+        let table = Table::open(&dir).unwrap();
+        let types: Vec<ColumnType> = table.manifest.columns.iter().map(|c| c.ty).collect();
+        assert_eq!(
+            types,
+            [ColumnType::Text, ColumnType::Int64],
+            "{threads} threads"
+        );
+        assert_eq!(table.column(0).unwrap().value(&table, 5), Value::Str(b"35"));
+        drop(table);
+        let files = files(&dir);
+        assert!(expected.get_or_insert_with(|| files.clone()) == &files);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
 /// Keys with delimiters, quotes, line breaks, a non-UTF-8 byte and empty fields;
 /// numbers as text; `k` and `n` loaded as text by `--schema`.
 const CSV: &[u8] = b"k,n,v\n\

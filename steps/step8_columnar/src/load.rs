@@ -29,6 +29,7 @@ use harness::query::{Place, QueryError, find_column, key_text};
 use hashbrown::DefaultHashBuilder;
 
 use crate::chunks::{Plan, map_chunks};
+use crate::distinct::{Distinct, spread_hash};
 use crate::encode::{BadField, Bits, ChunkColumns, Windows};
 use crate::error::TableError;
 use crate::hash_index::{self, HashIndex};
@@ -376,6 +377,7 @@ fn infer_pass(
     .0;
     let mut before = headers;
     let (mut sizes, mut merged) = (Vec::new(), vec![Seen::default(); width]);
+    let mut unsketched = Vec::new(); // per part, per column
     for (produced, seen, failure, parse_error) in parts {
         if let Some((record, start, found)) = failure {
             let Place { line, byte } = Place::of(input, start, start);
@@ -399,10 +401,52 @@ fn infer_pass(
             rows: produced,
             bytes: seen.iter().map(|s| s.bytes).collect(),
         });
+        unsketched.push(seen.iter().map(|s| s.unsketched).collect::<Vec<_>>());
         before += produced;
     }
+    sketch_again(pass, &mut merged, &unsketched, threads);
     Ok((sizes, merged))
 }
+
+// ANCHOR: sketch_again
+/// Completes the sketch of each column that [`Seen::needs_sketch`]: a string column
+/// whose values came partly while a type still held it. Parses again only the parts
+/// where it did, and hashes only those columns; the types come out as if every value
+/// had been sketched in pass 1. No column of the bench file needs it.
+fn sketch_again(pass: &Pass<'_>, merged: &mut [Seen], unsketched: &[Vec<bool>], threads: usize) {
+    let columns: Vec<usize> = (0..merged.len())
+        .filter(|&k| merged[k].needs_sketch())
+        .collect();
+    if columns.is_empty() {
+        return;
+    }
+    let sketches = map_chunks(
+        threads,
+        pass.plan.parts.len(),
+        Vec::new,
+        |scratch: &mut Vec<u8>, part| {
+            let mut sketches = vec![Distinct::default(); columns.len()];
+            if columns.iter().any(|&k| unsketched[part][k]) {
+                let _ = parse_part(pass, part, |r| {
+                    for (sketch, &k) in sketches.iter_mut().zip(&columns) {
+                        let field = null_as_empty(pass.nulls, r.field(k).cooked_in(scratch));
+                        if !field.is_empty() {
+                            sketch.add(spread_hash(field));
+                        }
+                    }
+                });
+            }
+            sketches
+        },
+    )
+    .0;
+    for (i, &k) in columns.iter().enumerate() {
+        let mut again = Distinct::default();
+        sketches.iter().for_each(|s| again.merge(&s[i]));
+        merged[k].complete_sketch(&again);
+    }
+}
+// ANCHOR_END: sketch_again
 
 /// The first field (in record order) that did not parse as its column's type.
 fn first_bad_field(
