@@ -274,6 +274,19 @@ impl Seen {
         self.unsketched |= other.unsketched;
     }
 
+    /// A column no type holds (a guess from a sample, [`crate::load`]): [`Seen::add`]
+    /// then only counts, sums the bytes and sketches.
+    pub fn untyped() -> Seen {
+        Seen {
+            int: false,
+            decimal: false,
+            number: false,
+            date: false,
+            boolean: false,
+            ..Seen::default()
+        }
+    }
+
     /// Whether some type still holds every value seen.
     #[inline]
     pub fn typed(&self) -> bool {

@@ -59,6 +59,9 @@ pub struct LoadOptions {
     pub no_header: bool,
     /// The delimiter (`--delimiter`).
     pub dialect: Dialect,
+    /// Check every field's type in pass 1, without guessing from a sample first
+    /// ([`SAMPLE_BYTES`]); the table is the same either way (the tests compare).
+    pub no_guess: bool,
 }
 
 /// Parses a `--schema` value: `NAME=TYPE[,NAME=TYPE…]`, types as
@@ -110,6 +113,9 @@ pub struct Phases {
     pub index: f64,
     /// The files written and synced, and the rename.
     pub write: f64,
+    /// The types guessed from the sample did not hold for some field, and the load
+    /// ran again with every field's type checked in pass 1 (the times are that run's).
+    pub guessed_wrong: bool,
 }
 
 /// [`load`], and where its time went.
@@ -121,6 +127,30 @@ pub fn load_timed(
     dir: &Path,
     options: &LoadOptions,
 ) -> Result<(Manifest, Phases), TableError> {
+    if !options.no_guess
+        && let Some(loaded) = load_once(input, dir, options, true)?
+    {
+        return Ok(loaded);
+    }
+    let (manifest, phases) = load_once(input, dir, options, false)?.expect("nothing guessed");
+    let guessed_wrong = !options.no_guess;
+    Ok((
+        manifest,
+        Phases {
+            guessed_wrong,
+            ..phases
+        },
+    ))
+}
+
+/// One load, its column types guessed from a sample when `guess` is true: `None`
+/// when a field then broke a guessed type (nothing is left behind).
+fn load_once(
+    input: &[u8],
+    dir: &Path,
+    options: &LoadOptions,
+    guess: bool,
+) -> Result<Option<(Manifest, Phases)>, TableError> {
     let mut phases = Phases::default();
     let mut clock = std::time::Instant::now();
     let mut lap = |phase: &mut f64| {
@@ -145,9 +175,16 @@ pub fn load_timed(
         nulls: &options.nulls,
         delimiter,
     };
-    let (sizes, seen) = infer_pass(&pass, names.len(), split.threads)?;
+    let guesses = match guess {
+        true => guess_types(&pass, &requested),
+        false => vec![Guess::Unsure; names.len()],
+    };
+    let (sizes, seen) = infer_pass(&pass, &guesses, split.threads)?;
     let types: Vec<ColumnType> = (0..names.len())
-        .map(|k| storage_type(requested[k], &seen[k]))
+        .map(|k| match guesses[k] {
+            Guess::Typed(ty) => ty,
+            _ => storage_type(requested[k], &seen[k]),
+        })
         .collect();
     let index_column = options
         .index
@@ -186,6 +223,10 @@ pub fn load_timed(
         .into_iter()
         .map(|m| m.into_inner().expect("no task panicked"))
         .collect();
+    let guessed = guesses.iter().any(|g| matches!(g, Guess::Typed(_)));
+    if guessed && chunks.iter().any(|c| c.bad.is_some()) {
+        return Ok(None); // a guess was wrong, or the field is bad: the full load tells
+    }
     first_bad_field(&pass, &names, &types, &chunks)?;
     lap(&mut phases.encode);
     let dicts: Vec<_> = chunks
@@ -224,9 +265,60 @@ pub fn load_timed(
     drop(files);
     staging.commit(dir)?;
     lap(&mut phases.write);
-    Ok((manifest, phases))
+    Ok(Some((manifest, phases)))
 }
 // ANCHOR_END: load
+
+// ANCHOR: guess
+/// The bytes at the start of the data whose records the load reads first, to guess
+/// each column's type (about 20,000 records of the bench file).
+pub const SAMPLE_BYTES: usize = 1 << 20;
+
+/// What pass 1 does with a column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Guess {
+    /// Checks every field's type, as with no guess.
+    Unsure,
+    /// Skips it: every field of the sample was of this type, and pass 2 checks the
+    /// rest as it stores them.
+    Typed(ColumnType),
+    /// A field of the sample is of no type, so no type can hold the column: pass 1
+    /// only counts its values, sums their bytes and sketches them (string or text).
+    Strings,
+}
+
+/// Each column's [`Guess`], from the records that start in the first
+/// [`SAMPLE_BYTES`] of the data (the same records on any number of threads).
+///
+/// A guess changes how fast the load is, never the table: a type the sample gives is
+/// the narrowest type of the list in [`crate::infer`] that holds the sample, so if it
+/// holds every field of the column it is the type every field gives. `float64` is
+/// not guessed: pass 2's number parse is not the same function as the inference's
+/// test. A column given by `--schema`, or with no value in the sample, is `Unsure`.
+fn guess_types(pass: &Pass<'_>, requested: &[Option<ColumnType>]) -> Vec<Guess> {
+    let mut seen = vec![Seen::default(); requested.len()];
+    let stop = pass.input.len().min(pass.header_end + SAMPLE_BYTES);
+    let mut scratch = Vec::new();
+    let mut parser = Parser::new(pass.delimiter);
+    // An error here is pass 1's to report, in record order.
+    let _ = parser.records_between(Tier::chosen(), pass.input, pass.header_end, stop, |r| {
+        for (s, field) in seen.iter_mut().zip(r.fields()) {
+            s.add(null_as_empty(pass.nulls, field.cooked_in(&mut scratch)));
+        }
+    });
+    seen.iter()
+        .zip(requested)
+        .map(|(s, requested)| match (requested, s.values, s.typed()) {
+            (Some(_), _, _) | (None, 0, _) => Guess::Unsure,
+            (None, _, false) => Guess::Strings,
+            (None, _, true) => match s.column_type() {
+                ColumnType::Float64 => Guess::Unsure,
+                ty => Guess::Typed(ty),
+            },
+        })
+        .collect()
+}
+// ANCHOR_END: guess
 
 // ANCHOR: load_chunk
 /// The load's default chunk: at most 4 MiB, so that a chunk's dictionary stays small
@@ -348,9 +440,17 @@ struct PartSize {
 /// error in record order (a record of another width, or an open quote).
 fn infer_pass(
     pass: &Pass<'_>,
-    width: usize,
+    guesses: &[Guess],
     threads: usize,
 ) -> Result<(Vec<PartSize>, Vec<Seen>), TableError> {
+    let width = guesses.len();
+    let start = |g: &Guess| match g {
+        Guess::Strings => Seen::untyped(),
+        _ => Seen::default(),
+    };
+    let looked: Vec<usize> = (0..width)
+        .filter(|&k| !matches!(guesses[k], Guess::Typed(_)))
+        .collect();
     let Pass {
         input,
         plan,
@@ -363,14 +463,14 @@ fn infer_pass(
         plan.parts.len(),
         Vec::new,
         |scratch: &mut Vec<u8>, k| {
-            let mut seen = vec![Seen::default(); width];
+            let mut seen: Vec<Seen> = guesses.iter().map(start).collect();
             let (mut records, mut failure) = (0u64, None);
             let (produced, parsed) = parse_part(pass, k, |r| {
                 if failure.is_none() && r.len() != width {
                     failure = Some((records, r.spans()[0].start, r.len()));
                 }
-                for (s, field) in seen.iter_mut().zip(r.fields()) {
-                    s.add(null_as_empty(nulls, field.cooked_in(scratch)));
+                for &c in looked.iter().filter(|&&c| c < r.len()) {
+                    seen[c].add(null_as_empty(nulls, r.field(c).cooked_in(scratch)));
                 }
                 records += 1;
             });
@@ -379,7 +479,7 @@ fn infer_pass(
     )
     .0;
     let mut before = headers;
-    let (mut sizes, mut merged) = (Vec::new(), vec![Seen::default(); width]);
+    let (mut sizes, mut merged) = (Vec::new(), guesses.iter().map(start).collect::<Vec<_>>());
     let mut unsketched = Vec::new(); // per part, per column
     for (produced, seen, failure, parse_error) in parts {
         if let Some((record, start, found)) = failure {

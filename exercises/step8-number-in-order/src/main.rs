@@ -318,6 +318,11 @@ fn print_phases(p: &Phases) {
         "load phases: plan {:.3} s, pass 1 (widths, types) {:.3} s, pass 2 (columns, dictionaries) {:.3} s, interning {:.3} s, hash index {:.3} s, writing {:.3} s",
         p.plan, p.infer, p.encode, p.intern, p.index, p.write
     );
+    if p.guessed_wrong {
+        eprintln!(
+            "load: a field broke the types guessed from the first MiB, so the load ran again with every field's type checked in pass 1 (the phases above are that run's)"
+        );
+    }
 }
 
 /// The load's heap use and the process's peak resident memory, on stderr. The

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use clap::{Arg, ArgMatches, Command};
+use clap::{Arg, ArgAction, ArgMatches, Command};
 use harness::query::{Groups, Query, QueryError};
 use harness::query_cli::{QueryStep, RunError};
 
@@ -54,6 +54,12 @@ pub fn schema_args(command: Command) -> Command {
                 .value_name("NAME=TYPE,...")
                 .help("types for some columns instead of the inferred ones: int64, float64, decimal(S), date, bool, string (interned), text (stored as it is)"),
         )
+        .arg(
+            Arg::new("no-guess")
+                .long("no-guess")
+                .action(ArgAction::SetTrue)
+                .help("check every field's type in pass 1 instead of guessing the types from the first MiB (the same table, slower)"),
+        )
 }
 
 /// The split that `--threads` and `--chunk` ask for.
@@ -90,6 +96,7 @@ pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
             .nulls,
         dialect: harness::cli::read_dialect(matches).unwrap_or_default(),
         no_header: harness::cli::read_no_header(matches),
+        no_guess: matches.get_flag("no-guess"),
     })
 }
 
