@@ -6,22 +6,28 @@
 //!
 //! ```text
 //! header = the first record; the plan = step 7's chunks (of at most LOAD_CHUNK)
+//! guess:  each column's type from the records of the first SAMPLE_BYTES
 //! pass 1, per chunk in parallel: check each record's width, and what each
 //!         column's fields could be, their bytes, their distinct values
-//!         (infer::Seen); merge: each column's type
+//!         (infer::Seen), for the columns with no guessed type; merge: each
+//!         column's type
 //! files:  each column's files in a temporary directory, at their final size,
 //!         mapped (crate::mapped); each chunk gets its window of each
 //! pass 2, per chunk in parallel: each field written into its column's window,
 //!         strings into the chunk's dictionary, text as it is (encode::ChunkColumns)
 //! intern: the chunks' dictionaries into the table's symbols (symbols::intern),
 //!         then each chunk's local ids rewritten as symbol ids, in place
-//! write:  the maps flushed, one task per column, the symbols beside them; the
-//!         manifest last; then one rename makes the table appear, complete
+//! write:  the maps unmapped and the files synced, one task per column, the
+//!         symbols beside them; the manifest last; then one rename makes the
+//!         table appear, complete
+//! a field that breaks a guessed type (pass 2): the whole load again, no guess
 //! ```
 //!
 //! The CSV is parsed twice: a column's type is known only after its last field, and
 //! the second parse (step 7's, over a file now in the page cache) costs less than
-//! keeping every field's position between the passes would.
+//! keeping every field's position between the passes would. The guess spares pass 1
+//! the type tests of the columns whose type the sample makes plain; pass 2 tests
+//! their fields anyway, as it stores them.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
