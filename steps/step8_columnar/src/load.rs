@@ -28,6 +28,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use harness::ParseError;
 use harness::dialect::Dialect;
@@ -212,22 +213,31 @@ fn load_once(
             ))
         })
         .collect();
+    let guessed = guesses.iter().any(|g| matches!(g, Guess::Typed(_)));
+    // With a guess, any bad field means loading again: the chunks not begun are
+    // skipped, so that a wrong guess costs less than a whole pass 2.
+    let broken = AtomicBool::new(false);
     map_chunks(
         split.threads,
         plan.parts.len(),
         || (),
         |(), k| {
+            if guessed && broken.load(Ordering::Relaxed) {
+                return;
+            }
             let mut columns = slots[k].lock().expect("one task per chunk");
             // Pass 1 reported any parse error: the same bytes parse the same way again.
             let _ = parse_part(&pass, k, |r| columns.push(&r, &hasher));
+            if columns.bad.is_some() {
+                broken.store(true, Ordering::Relaxed);
+            }
         },
     );
     let mut chunks: Vec<ChunkColumns<'_, '_>> = slots
         .into_iter()
         .map(|m| m.into_inner().expect("no task panicked"))
         .collect();
-    let guessed = guesses.iter().any(|g| matches!(g, Guess::Typed(_)));
-    if guessed && chunks.iter().any(|c| c.bad.is_some()) {
+    if guessed && broken.into_inner() {
         return Ok(None); // a guess was wrong, or the field is bad: the full load tells
     }
     first_bad_field(&pass, &names, &types, &chunks)?;
