@@ -24,6 +24,9 @@ use step8::query::{self, Query, Split};
 use step8::scan::{Table, Value};
 use step8::{date, table_query, value};
 
+mod common;
+use common::files;
+
 /// A fresh directory path (not created) for a table.
 fn table_dir(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("step8-test-{test}-{}", std::process::id()));
@@ -87,22 +90,6 @@ fn exact_sums_of_gens_reference_and_the_csv_querys_json() {
         assert_eq!(groups_to_json(&groups), groups_to_json(&csv_groups));
         std::fs::remove_dir_all(&dir).unwrap();
     }
-}
-
-/// Every file of the table at `dir`, by name, with its bytes.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    files.sort();
-    files
 }
 
 #[test]

@@ -20,6 +20,9 @@ use step8::scan::{Table, Value};
 use step8::select::{Access, Where, select};
 use step8::table_query::{run, run_selected};
 
+mod common;
+use common::files;
+
 fn table_dir(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("step8-text-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -32,20 +35,6 @@ fn options(threads: usize, chunk: usize, schema: &str) -> LoadOptions {
         schema: parse_schema(schema).unwrap(),
         ..LoadOptions::default()
     }
-}
-
-/// Every file of the table at `dir`, sorted by name.
-fn files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            let name = e.file_name().to_string_lossy().into_owned();
-            (name, std::fs::read(e.path()).unwrap())
-        })
-        .collect();
-    files.sort();
-    files
 }
 
 #[test]

@@ -3,33 +3,20 @@
 //! files must be byte-identical; a field past the sample that breaks a guessed type
 //! makes the load run again with every field checked (`Phases::guessed_wrong`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use step8::infer::ColumnType;
 use step8::load::{LoadOptions, SAMPLE_BYTES, load_timed, parse_schema};
 use step8::query::Split;
 use step8::scan::Table;
 
+mod common;
+use common::files;
+
 fn table_dir(test: &str, n: usize) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("step8-guess-{test}-{n}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
-}
-
-/// Every file of the table at `dir`, sorted by name.
-fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    files.sort();
-    files
 }
 
 /// Loads `csv` with and without the guess on 2 threads; asserts the same files, and
