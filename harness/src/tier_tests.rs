@@ -36,6 +36,9 @@ macro_rules! simd_tier_tests {
         mod gate_avx2 {
             $crate::gate_tests!($krate::With<$krate::force::Avx2>);
         }
+        mod gate_avx512 {
+            $crate::gate_tests!($krate::With<$krate::force::Avx512>);
+        }
 
         fn records_in(tier: Tier, input: &[u8]) -> Result<Vec<Record>, ParseError> {
             let mut records = Vec::new();
