@@ -13,7 +13,8 @@
 //!
 //! Each tier computes the same bits: [`Tier::Portable`] in plain Rust (SWAR: eight
 //! bytes per `u64`), [`Tier::Sse2`] with four 16-byte compares, [`Tier::Avx2`] with
-//! two 32-byte compares, [`Tier::Neon`] on aarch64. The x86-64 tiers take the prefix
+//! two 32-byte compares, [`Tier::Avx512`] with one 64-byte compare straight into a
+//! mask register, [`Tier::Neon`] on aarch64. The x86-64 tiers take the prefix
 //! XOR with one carry-less multiply (PCLMULQDQ); the others with six shifts.
 //! [`Tier::Scalar`] has no bitmaps at all: it is the byte-at-a-time state machine
 //! that jumps with `memchr`, the parser of step 5.
@@ -52,17 +53,21 @@ pub enum Tier {
     Sse2,
     /// AVX2 compares (32 bytes) and PCLMULQDQ. x86-64 with both.
     Avx2,
+    /// AVX-512 compares (64 bytes, into a mask register: no movemask) and
+    /// PCLMULQDQ. x86-64 with AVX512BW and PCLMULQDQ.
+    Avx512,
     /// NEON compares (16 bytes); prefix XOR by shifts. aarch64.
     Neon,
 }
 
 impl Tier {
     /// Every tier, slowest first.
-    pub const ALL: [Tier; 5] = [
+    pub const ALL: [Tier; 6] = [
         Tier::Scalar,
         Tier::Portable,
         Tier::Sse2,
         Tier::Avx2,
+        Tier::Avx512,
         Tier::Neon,
     ];
 
@@ -73,6 +78,7 @@ impl Tier {
             Tier::Portable => "portable",
             Tier::Sse2 => "sse2",
             Tier::Avx2 => "avx2",
+            Tier::Avx512 => "avx512",
             Tier::Neon => "neon",
         }
     }
@@ -91,6 +97,10 @@ impl Tier {
             Tier::Sse2 => is_x86_feature_detected!("pclmulqdq"),
             #[cfg(target_arch = "x86_64")]
             Tier::Avx2 => is_x86_feature_detected!("avx2") && is_x86_feature_detected!("pclmulqdq"),
+            #[cfg(target_arch = "x86_64")]
+            Tier::Avx512 => {
+                is_x86_feature_detected!("avx512bw") && is_x86_feature_detected!("pclmulqdq")
+            }
             #[cfg(target_arch = "aarch64")]
             Tier::Neon => true,
             #[allow(unreachable_patterns)] // which arms remain depends on the target
@@ -105,10 +115,16 @@ impl Tier {
 
     /// The fastest tier this CPU has.
     pub fn detect() -> Tier {
-        [Tier::Avx2, Tier::Neon, Tier::Sse2, Tier::Portable]
-            .into_iter()
-            .find(|t| t.is_supported())
-            .unwrap_or(Tier::Portable)
+        [
+            Tier::Avx512,
+            Tier::Avx2,
+            Tier::Neon,
+            Tier::Sse2,
+            Tier::Portable,
+        ]
+        .into_iter()
+        .find(|t| t.is_supported())
+        .unwrap_or(Tier::Portable)
     }
 
     /// The tier the parser uses: `CSV_TIER` when it names a tier this CPU has, else
@@ -163,6 +179,9 @@ pub fn masks(tier: Tier, block: &[u8; BLOCK], delimiter: u8) -> Option<Masks> {
         // SAFETY: as above.
         #[cfg(target_arch = "x86_64")]
         Tier::Avx2 => Some(unsafe { Avx2::masks(block, delimiter) }),
+        // SAFETY: as above.
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx512 => Some(unsafe { Avx512::masks(block, delimiter) }),
         #[cfg(target_arch = "aarch64")]
         Tier::Neon => Some(Neon::masks(block, delimiter)),
         #[allow(unreachable_patterns)]
@@ -177,7 +196,7 @@ pub fn prefix_xor(tier: Tier, bits: u64) -> Option<u64> {
         _ if !tier.is_supported() => None,
         // SAFETY: the CPU has PCLMULQDQ (checked by `is_supported` above).
         #[cfg(target_arch = "x86_64")]
-        Tier::Sse2 | Tier::Avx2 => Some(unsafe { x86::prefix_xor_clmul(bits) }),
+        Tier::Sse2 | Tier::Avx2 | Tier::Avx512 => Some(unsafe { x86::prefix_xor_clmul(bits) }),
         _ => Some(prefix_xor_shifts(bits)),
     }
 }
@@ -273,7 +292,7 @@ impl Portable {
 // ANCHOR_END: portable
 
 #[cfg(target_arch = "x86_64")]
-pub use x86::{Avx2, Sse2};
+pub use x86::{Avx2, Avx512, Sse2};
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
@@ -286,6 +305,8 @@ mod x86 {
     pub struct Sse2;
     /// AVX2 compares and PCLMULQDQ.
     pub struct Avx2;
+    /// AVX-512 compares and PCLMULQDQ.
+    pub struct Avx512;
 
     // ANCHOR: sse2
     /// The bits of the 16 bytes of `v` that equal `byte`.
@@ -350,6 +371,28 @@ mod x86 {
     }
     // ANCHOR_END: avx2
 
+    // ANCHOR: avx512
+    /// The bits of the 64 bytes of `v` that equal `byte`. AVX-512's compares write a
+    /// mask register, one bit per byte lane, which is the bitmap itself: no
+    /// movemask, and no halves to shift and join.
+    #[target_feature(enable = "avx512bw")]
+    fn eq64(v: __m512i, byte: u8) -> u64 {
+        _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8(byte as i8))
+    }
+
+    #[target_feature(enable = "avx512bw")]
+    fn masks_avx512(block: &[u8; BLOCK], delimiter: u8) -> Masks {
+        // SAFETY: bytes 0..64 are `block`; `loadu` takes any alignment.
+        let v = unsafe { _mm512_loadu_si512(block.as_ptr().cast()) };
+        Masks {
+            quote: eq64(v, QUOTE),
+            delimiter: eq64(v, delimiter),
+            lf: eq64(v, LF),
+            cr: eq64(v, CR),
+        }
+    }
+    // ANCHOR_END: avx512
+
     // ANCHOR: clmul
     /// The prefix XOR in one instruction: the carry-less product of `bits` and
     /// `0xFFFF…FF` has, at bit `i`, the XOR of `bits[j]` for every `j <= i` (each
@@ -369,6 +412,22 @@ mod x86 {
         unsafe fn masks(block: &[u8; BLOCK], delimiter: u8) -> Masks {
             // SAFETY: the caller promises SSE2 (every x86-64 CPU has it).
             unsafe { masks_sse2(block, delimiter) }
+        }
+
+        #[inline(always)]
+        unsafe fn prefix_xor(bits: u64) -> u64 {
+            // SAFETY: the caller promises PCLMULQDQ, part of this tier.
+            unsafe { prefix_xor_clmul(bits) }
+        }
+    }
+
+    impl Kernel for Avx512 {
+        const TIER: Tier = Tier::Avx512;
+
+        #[inline(always)]
+        unsafe fn masks(block: &[u8; BLOCK], delimiter: u8) -> Masks {
+            // SAFETY: the caller promises AVX512BW.
+            unsafe { masks_avx512(block, delimiter) }
         }
 
         #[inline(always)]

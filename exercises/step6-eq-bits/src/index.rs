@@ -29,7 +29,7 @@ use harness::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
 #[cfg(target_arch = "aarch64")]
 use crate::blocks::Neon;
 #[cfg(target_arch = "x86_64")]
-use crate::blocks::{Avx2, Sse2};
+use crate::blocks::{Avx2, Avx512, Sse2};
 use crate::blocks::{BLOCK, Kernel, Masks, Portable, Tier};
 use crate::machine::{Parser, State};
 use crate::record::{Record, Span};
@@ -199,6 +199,9 @@ fn stage1_tier<const D: u8>(
         // SAFETY: as above: AVX2 and PCLMULQDQ.
         #[cfg(target_arch = "x86_64")]
         Tier::Avx2 => unsafe { stage1_avx2::<D>(input, delimiter, pos, carry, out) },
+        // SAFETY: as above: AVX512BW and PCLMULQDQ.
+        #[cfg(target_arch = "x86_64")]
+        Tier::Avx512 => unsafe { stage1_avx512::<D>(input, delimiter, pos, carry, out) },
         // SAFETY: NEON is part of every aarch64 CPU.
         #[cfg(target_arch = "aarch64")]
         Tier::Neon => unsafe { stage1::<Neon>(input, delimiter, pos, carry, out) },
@@ -234,6 +237,21 @@ fn stage1_avx2<const D: u8>(
     let delimiter = delimiter_of::<D>(delimiter);
     // SAFETY: as in `stage1_sse2`.
     unsafe { stage1::<Avx2>(input, delimiter, pos, carry, out) }
+}
+
+/// Stage 1 compiled for AVX512BW and PCLMULQDQ.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512bw,pclmulqdq")]
+fn stage1_avx512<const D: u8>(
+    input: &[u8],
+    delimiter: u8,
+    pos: usize,
+    carry: Carry,
+    out: &mut [Structure; BATCH],
+) -> (usize, Carry) {
+    let delimiter = delimiter_of::<D>(delimiter);
+    // SAFETY: as in `stage1_sse2`.
+    unsafe { stage1::<Avx512>(input, delimiter, pos, carry, out) }
 }
 // ANCHOR_END: carry
 

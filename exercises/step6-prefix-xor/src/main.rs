@@ -4,7 +4,7 @@
 //! `step6 [FILE] [--group-by COLUMN] [--sum COLUMN] [--runs N] [--json] [--row-json]
 //! [--records FILE] [--verbose]`: the gate, then the query, its answer, its row, and
 //! its speedup over the same query on step 1's parser (`harness::query_cli`).
-//! `--verbose` says which tier ran (`CSV_TIER=scalar|portable|sse2|avx2|neon` forces
+//! `--verbose` says which tier ran (`CSV_TIER=scalar|portable|sse2|avx2|avx512|neon` forces
 //! one) and how often the block walk fell back to the state machine.
 
 extern crate step6_prefix_xor as step6;

@@ -5,7 +5,7 @@
 //! [--records FILE] [--threads N] [--chunk BYTES] [--verbose]`: the gate, then the
 //! query on N threads (default: every core), its answer, its row, and its speedup
 //! over the same query on step 1's parser (`harness::query_cli`). `--verbose` says
-//! which tier ran (`CSV_TIER=scalar|portable|sse2|avx2|neon` forces one), what the
+//! which tier ran (`CSV_TIER=scalar|portable|sse2|avx2|avx512|neon` forces one), what the
 //! chunks' scan found, and the query's time on 1..=N threads.
 
 extern crate step7_parse_fixed as step7;

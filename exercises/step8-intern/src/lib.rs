@@ -223,7 +223,7 @@ pub mod force {
         )*};
     }
     force!(Chosen => Tier::chosen(), Scalar => Tier::Scalar, Portable => Tier::Portable,
-        Sse2 => Tier::Sse2, Avx2 => Tier::Avx2, Neon => Tier::Neon);
+        Sse2 => Tier::Sse2, Avx2 => Tier::Avx2, Avx512 => Tier::Avx512, Neon => Tier::Neon);
 }
 
 // ANCHOR: map

@@ -383,10 +383,10 @@ fn remove_stale_bench_tables() {
     for entry in entries.flatten() {
         let name = entry.file_name();
         let pid = name.to_str().and_then(|n| n.strip_prefix(BENCH_TABLE));
-        if let Some(pid) = pid.filter(|p| p.parse::<u32>().is_ok()) {
-            if !Path::new("/proc").join(pid).exists() {
-                let _ = std::fs::remove_dir_all(entry.path());
-            }
+        if let Some(pid) = pid.filter(|p| p.parse::<u32>().is_ok())
+            && !Path::new("/proc").join(pid).exists()
+        {
+            let _ = std::fs::remove_dir_all(entry.path());
         }
     }
 }
