@@ -90,7 +90,9 @@ impl ColumnType {
         })
     }
 
-    /// Bytes a row in the column's main file.
+    /// Bytes a row in the column's main file (`col{k}.values`); for `text`, whose
+    /// width depends on its size, the widest (8): a column's own is
+    /// [`ColumnType::values_width`].
     pub fn width(&self) -> usize {
         match self {
             ColumnType::Int64
@@ -99,6 +101,15 @@ impl ColumnType {
             | ColumnType::Text => 8,
             ColumnType::Date | ColumnType::String => 4,
             ColumnType::Bool => 1,
+        }
+    }
+
+    /// Bytes a row in the column's main file, for a column whose text file (if it
+    /// is `text`) holds `text_bytes` bytes ([`crate::layout::text_offset_width`]).
+    pub fn values_width(&self, text_bytes: u64) -> usize {
+        match self {
+            ColumnType::Text => crate::layout::text_offset_width(text_bytes),
+            _ => self.width(),
         }
     }
 

@@ -14,8 +14,9 @@ use crate::infer::ColumnType;
 pub const FORMAT: &str = "step8-splayed-table";
 /// Its version; a reader refuses any other. Version 2 added the hash index's slots
 /// (`col{k}.index.slots`), which `--where` looks a value up in; version 3 the
-/// `text` columns (`col{k}.text`).
-pub const VERSION: u64 = 3;
+/// `text` columns (`col{k}.text`); version 4 their end offsets in 4 bytes when the
+/// text is at most 4 GiB ([`crate::layout::text_offset_width`]).
+pub const VERSION: u64 = 4;
 
 /// One column.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -107,6 +107,9 @@ pub struct ColumnChunk<'m> {
     /// For a `text` column: where the last row's bytes end in the column's text file
     /// (the values are these end offsets).
     pub text_end: u64,
+    /// For a `text` column: the bytes of each end offset in `values`, 4 or 8
+    /// ([`crate::layout::text_offset_width`]).
+    pub offset_width: usize,
     /// Which rows have a value (for every type but `string` and `text`, where empty
     /// is a string).
     pub valid: Bits,
@@ -122,6 +125,8 @@ pub struct Windows<'m> {
     pub extra: &'m mut [u8],
     /// For `text`: where the chunk's bytes start in `col{k}.text`.
     pub text_start: u64,
+    /// For `text`: the bytes of each end offset ([`ColumnChunk::offset_width`]).
+    pub offset_width: usize,
 }
 
 /// A field that does not parse as its column's type: where it is, to report it.
@@ -184,6 +189,7 @@ impl<'t, 'm> ChunkColumns<'t, 'm> {
                     exact,
                     text,
                     text_end: w.text_start,
+                    offset_width: w.offset_width,
                     valid: Bits {
                         words: Vec::with_capacity(if ty.has_validity() {
                             rows.div_ceil(64)
@@ -269,7 +275,10 @@ impl<'t, 'm> ChunkColumns<'t, 'm> {
 fn push_text(column: &mut ColumnChunk, field: &[u8]) {
     column.text.put(field);
     column.text_end += field.len() as u64;
-    column.values.put(&column.text_end.to_le_bytes());
+    // Little-endian: a `u32` offset is the `u64`'s low four bytes.
+    column
+        .values
+        .put(&column.text_end.to_le_bytes()[..column.offset_width]);
 }
 // ANCHOR_END: push_text
 
@@ -333,6 +342,34 @@ pub fn decimal(field: &[u8], scale: u8) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_offsets_are_written_in_the_columns_width() {
+        for (width, start) in [(4, 0u64), (8, 0), (8, u64::from(u32::MAX) - 1)] {
+            let (mut values, mut text) = ([0u8; 16], [0u8; 4]);
+            let mut column = ColumnChunk {
+                values: Out::new(&mut values[..2 * width]),
+                text: Out::new(&mut text),
+                text_end: start,
+                offset_width: width,
+                ..ColumnChunk::default()
+            };
+            push_text(&mut column, b"ab");
+            push_text(&mut column, b"cd");
+            assert_eq!(column.text.filled(), b"abcd");
+            let offsets: Vec<u64> = column
+                .values
+                .filled()
+                .chunks(width)
+                .map(|w| {
+                    let mut word = [0u8; 8];
+                    word[..width].copy_from_slice(w);
+                    u64::from_le_bytes(word)
+                })
+                .collect();
+            assert_eq!(offsets, [start + 2, start + 4], "width {width}");
+        }
+    }
 
     #[test]
     fn bits_extend_at_any_alignment() {

@@ -818,7 +818,10 @@ fn create_column_files(
         .enumerate()
         .map(|(k, ty)| {
             Ok(ColumnFiles {
-                values: create(file(k, "values"), rows * ty.width() as u64)?,
+                values: create(
+                    file(k, "values"),
+                    rows * ty.values_width(seen[k].bytes) as u64,
+                )?,
                 extra: match ty {
                     ColumnType::Float64 => Some(create(file(k, "exact"), rows * 16)?),
                     ColumnType::Text => Some(create(file(k, "text"), seen[k].bytes)?),
@@ -842,7 +845,8 @@ fn chunk_windows<'m>(
         .collect();
     for (k, (column, ty)) in files.iter_mut().zip(types).enumerate() {
         let rows = |width: usize| sizes.iter().map(move |s| s.rows as usize * width);
-        let values = windows(column.values.bytes_mut(), rows(ty.width()));
+        let width = ty.values_width(sizes.iter().map(|s| s.bytes[k]).sum());
+        let values = windows(column.values.bytes_mut(), rows(width));
         let extra = match (&mut column.extra, ty) {
             (Some(text), ColumnType::Text) => {
                 windows(text.bytes_mut(), sizes.iter().map(|s| s.bytes[k] as usize))
@@ -857,6 +861,7 @@ fn chunk_windows<'m>(
                 values,
                 extra,
                 text_start,
+                offset_width: width,
             });
             text_start += len;
         }

@@ -39,6 +39,8 @@ pub struct ColumnFiles {
     pub exact: Option<Mmap>,
     /// `col{k}.text` (text only): the rows' bytes; `values` holds where each ends.
     pub text: Option<Mmap>,
+    /// Bytes a row in `values` ([`ColumnType::values_width`]).
+    pub width: usize,
 }
 
 /// Maps the file at `path`, checking that it is `len` bytes long.
@@ -116,7 +118,16 @@ impl Table {
         let ty = self.manifest.columns[k].ty;
         let rows = self.manifest.rows;
         let file = |part| column_file(&self.dir, k, part);
-        let values = map_exact(&self.dir, &file("values"), rows * ty.width() as u64)?;
+        // A text column's offsets are 4 or 8 bytes by its text's size, read off its
+        // file; its last offset must then be that size.
+        let text_bytes = match ty {
+            ColumnType::Text => std::fs::metadata(file("text"))
+                .map_err(|e| TableError::NotATable(self.dir.clone(), format!("col{k}.text: {e}")))?
+                .len(),
+            _ => 0,
+        };
+        let width = ty.values_width(text_bytes);
+        let values = map_exact(&self.dir, &file("values"), rows * width as u64)?;
         let valid = ty
             .has_validity()
             .then(|| map_exact(&self.dir, &file("valid"), rows.div_ceil(64) * 8))
@@ -129,7 +140,7 @@ impl Table {
                 // The text file ends where the last row's bytes do.
                 let len = rows
                     .checked_sub(1)
-                    .map_or(0, |last| u64_at(&values, last as usize));
+                    .map_or(0, |last| offset_at(&values, width, last as usize));
                 map_exact(&self.dir, &file("text"), len)
             })
             .transpose()?;
@@ -139,6 +150,7 @@ impl Table {
             valid,
             exact,
             text,
+            width,
         })
     }
 
@@ -201,7 +213,19 @@ impl Table {
 
 /// Element `i` of a little-endian `u64` array.
 fn u64_at(bytes: &[u8], i: usize) -> u64 {
-    u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes"))
+    offset_at(bytes, 8, i)
+}
+
+/// Element `i` of a little-endian array of `width`-byte unsigned integers, `width`
+/// 4 or 8 (each a load of its own size, not a copy of a run-time length).
+#[inline]
+fn offset_at(bytes: &[u8], width: usize, i: usize) -> u64 {
+    match width {
+        4 => u64::from(u32::from_le_bytes(
+            bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"),
+        )),
+        _ => u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes")),
+    }
 }
 
 /// A column's hash index as it lies on disk ([`crate::hash_index`]): three
@@ -285,9 +309,9 @@ impl ColumnFiles {
         let start = if i == 0 {
             0
         } else {
-            u64_at(&self.values, i - 1)
+            offset_at(&self.values, self.width, i - 1)
         };
-        let end = u64_at(&self.values, i);
+        let end = offset_at(&self.values, self.width, i);
         let text = self.text.as_deref().unwrap_or_default();
         text.get(start as usize..end as usize).unwrap_or_default()
     }
@@ -309,7 +333,7 @@ impl ColumnFiles {
         if !self.is_valid(i) {
             return Value::Null;
         }
-        let w = self.ty.width();
+        let w = self.width;
         let raw = &self.values[i * w..i * w + w];
         let word = |n: usize| {
             let mut b = [0u8; 8];
@@ -334,7 +358,7 @@ impl ColumnFiles {
 /// scattered rows runs about three times faster with it (step 8's chapter).
 #[inline]
 pub fn prefetch(column: &ColumnFiles, i: usize) {
-    let Some(bytes) = column.values.get(column.ty.width() * i..) else {
+    let Some(bytes) = column.values.get(column.width * i..) else {
         return;
     };
     #[cfg(target_arch = "x86_64")]
@@ -366,3 +390,23 @@ pub fn decimal_to_f64(units: i64, scale: u8) -> f64 {
         .expect("a decimal parses")
 }
 // ANCHOR_END: decimal_to_f64
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_are_read_in_either_width() {
+        let wide: Vec<u8> = [7u64, u64::from(u32::MAX) + 9]
+            .iter()
+            .flat_map(|o| o.to_le_bytes())
+            .collect();
+        let narrow: Vec<u8> = [7u32, u32::MAX]
+            .iter()
+            .flat_map(|o| o.to_le_bytes())
+            .collect();
+        assert_eq!(offset_at(&wide, 8, 1), u64::from(u32::MAX) + 9);
+        assert_eq!(offset_at(&narrow, 4, 0), 7);
+        assert_eq!(offset_at(&narrow, 4, 1), u64::from(u32::MAX));
+    }
+}

@@ -128,7 +128,7 @@ pub fn key_is(column: &ColumnFiles, i: usize, key: &[u8; 16]) -> bool {
         values[W * i..W * i + W] == key[..W]
     }
     let valid = column.is_valid(i);
-    let same = match column.ty.width() {
+    let same = match column.width {
         1 => same::<1>(&column.values, i, key),
         4 => same::<4>(&column.values, i, key),
         8 => same::<8>(&column.values, i, key),
@@ -148,6 +148,7 @@ fn typed_key(ty: ColumnType, value_text: &str, column: &str) -> Result<[u8; 16],
         exact: Out::new(&mut exact),
         text: Out::default(),
         text_end: 0,
+        offset_width: 8,
         valid: Bits::default(),
     };
     if !push_typed(&mut one, ty, value_text.as_bytes()) {
