@@ -275,10 +275,13 @@ impl<'t, 'm> ChunkColumns<'t, 'm> {
 fn push_text(column: &mut ColumnChunk, field: &[u8]) {
     column.text.put(field);
     column.text_end += field.len() as u64;
-    // Little-endian: a `u32` offset is the `u64`'s low four bytes.
-    column
-        .values
-        .put(&column.text_end.to_le_bytes()[..column.offset_width]);
+    // Each width a store of its own size: a slice of run-time length would copy
+    // through a `memcpy` call in every row. (Width 4 only when every offset of the
+    // column fits a `u32`, so the cast keeps every bit.)
+    match column.offset_width {
+        4 => column.values.put(&(column.text_end as u32).to_le_bytes()),
+        _ => column.values.put(&column.text_end.to_le_bytes()),
+    }
 }
 // ANCHOR_END: push_text
 
@@ -357,15 +360,9 @@ mod tests {
             push_text(&mut column, b"ab");
             push_text(&mut column, b"cd");
             assert_eq!(column.text.filled(), b"abcd");
-            let offsets: Vec<u64> = column
-                .values
-                .filled()
-                .chunks(width)
-                .map(|w| {
-                    let mut word = [0u8; 8];
-                    word[..width].copy_from_slice(w);
-                    u64::from_le_bytes(word)
-                })
+            let values = column.values.filled();
+            let offsets: Vec<u64> = (0..values.len() / width)
+                .map(|i| crate::scan::offset_at(values, width, i))
                 .collect();
             assert_eq!(offsets, [start + 2, start + 4], "width {width}");
         }

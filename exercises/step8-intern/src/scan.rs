@@ -222,7 +222,7 @@ fn u64_at(bytes: &[u8], i: usize) -> u64 {
 /// Element `i` of a little-endian array of `width`-byte unsigned integers, `width`
 /// 4 or 8 (each a load of its own size, not a copy of a run-time length).
 #[inline]
-fn offset_at(bytes: &[u8], width: usize, i: usize) -> u64 {
+pub(crate) fn offset_at(bytes: &[u8], width: usize, i: usize) -> u64 {
     match width {
         4 => u64::from(u32::from_le_bytes(
             bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"),
