@@ -182,7 +182,6 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             });
         }
         let [(key_start, key_end), (value_start, value_end)] = row.fields;
-        let (key, value) = (&input[key_start..key_end], &input[value_start..value_end]);
         let plain = self.query.nulls.is_empty();
         // (With `--null` texts, none of which is a number, every value takes the
         // cooked path, which checks them first.)
@@ -196,13 +195,14 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             None => {
                 // `value_start` is the raw field's: its quote, if it has one.
                 let place = || Place::of(input, row.start, value_start);
+                let value = &input[value_start..value_end];
                 self.value_of(raw_cooked(value), index, place)?
             }
         };
-        let acc = if plain && key.first() != Some(&QUOTE) {
+        let acc = if plain && input.get(key_start) != Some(&QUOTE) {
             self.table.entry_at(input, key_start, key_end)
         } else {
-            let cooked = raw_cooked(key);
+            let cooked = raw_cooked(&input[key_start..key_end]);
             self.table.entry(self.query.key(&cooked))
         };
         acc.add(number);
