@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use harness::dialect::{QUOTE, bom_len};
 use harness::query::{Groups, Place, QueryError};
 
-use crate::digits::parse_swar;
+use crate::lanes16::parse_simd;
 use crate::machine::State;
 use crate::project::{Row, raw_cooked};
 use crate::table::{GroupBy, Winner};
@@ -150,9 +150,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     // ANCHOR: add_row
     /// [`Aggregator::add`] for a row of the projected walk over `input`, after the
     /// first record. The common row takes the fast path: a plain decimal value
-    /// parsed straight from the input's bytes ([`parse_swar`]), an unquoted key looked
+    /// parsed straight from the input's bytes ([`parse_simd`]), an unquoted key looked
     /// up as it lies in the input; anything else (a quoted field, an empty value,
-    /// `--null` texts, a value [`parse_swar`] does not take) goes through the
+    /// `--null` texts, a value [`parse_simd`] does not take) goes through the
     /// cooked bytes, as [`Aggregator::add`].
     ///
     /// # Errors
@@ -181,12 +181,11 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             });
         }
         let [(key_start, key_end), (value_start, value_end)] = row.fields;
-        let (key, value) = (&input[key_start..key_end], &input[value_start..value_end]);
         let plain = self.query.nulls.is_empty();
         // (With `--null` texts, none of which is a number, every value takes the
         // cooked path, which checks them first.)
         let fast = if plain {
-            parse_swar(input, value_start, value_end)
+            parse_simd(input, value_start, value_end)
         } else {
             None
         };
@@ -195,13 +194,14 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             None => {
                 // `value_start` is the raw field's: its quote, if it has one.
                 let place = || Place::of(input, row.start, value_start);
+                let value = &input[value_start..value_end];
                 self.value_of(raw_cooked(value), index, place)?
             }
         };
-        let acc = if plain && key.first() != Some(&QUOTE) {
+        let acc = if plain && input.get(key_start) != Some(&QUOTE) {
             self.table.entry_at(input, key_start, key_end)
         } else {
-            let cooked = raw_cooked(key);
+            let cooked = raw_cooked(&input[key_start..key_end]);
             self.table.entry(self.query.key(&cooked))
         };
         acc.add(number);
@@ -212,9 +212,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     // ANCHOR: add_view
     /// [`Aggregator::add`] for a record of this step's parser over `input`, with a
     /// fast path for the common record: the value a plain decimal parsed straight
-    /// from the input ([`parse_swar`]), the key looked up as it lies in the input.
+    /// from the input ([`parse_simd`]), the key looked up as it lies in the input.
     /// Anything else (the first record, a width that differs, a
-    /// field to unescape, `--null` texts, a value [`parse_swar`] does not take)
+    /// field to unescape, `--null` texts, a value [`parse_simd`] does not take)
     /// goes to [`Aggregator::add`], the same answer by the cooked bytes.
     ///
     /// # Errors
@@ -227,7 +227,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             && self.query.nulls.is_empty()
             && !spans[key].needs_unescape
             && !spans[value].needs_unescape
-            && let Some(number) = parse_swar(input, spans[value].start, spans[value].end)
+            && let Some(number) = parse_simd(input, spans[value].start, spans[value].end)
         {
             self.records += 1;
             let key = &spans[key];

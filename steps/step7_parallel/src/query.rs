@@ -10,8 +10,8 @@ use harness::query::{Groups, Place, QueryError};
 use harness::dialect::QUOTE;
 
 use crate::chunks::{self, Plan};
-use crate::digits::parse_swar_fixed;
 use crate::exact::{Number, parse_number};
+use crate::lanes16::parse_simd_fixed;
 use crate::project::{Row, raw_cooked};
 use crate::table::{GroupBy, Winner};
 use crate::{Parser, Record, Tier};
@@ -151,7 +151,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     // ANCHOR: add_row
     /// [`Aggregator::add`] for a row of the projected walk over `input`, after the
     /// first record: step 6's fast path, with the value parsed into step 7's exact
-    /// fixed point ([`parse_swar_fixed`]).
+    /// fixed point ([`parse_simd_fixed`]).
     ///
     /// # Errors
     /// As [`Aggregator::add`].
@@ -179,12 +179,11 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             });
         }
         let [(key_start, key_end), (value_start, value_end)] = row.fields;
-        let (key, value) = (&input[key_start..key_end], &input[value_start..value_end]);
         let plain = self.query.nulls.is_empty();
         // (With `--null` texts, none of which is a number, every value takes the
         // cooked path, which checks them first.)
         let fast = if plain {
-            parse_swar_fixed(input, value_start, value_end)
+            parse_simd_fixed(input, value_start, value_end)
         } else {
             None
         };
@@ -193,13 +192,14 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             None => {
                 // `value_start` is the raw field's: its quote, if it has one.
                 let place = || Place::of(input, row.start, value_start);
+                let value = &input[value_start..value_end];
                 self.value_of(raw_cooked(value), index, place)?
             }
         };
-        let acc = if plain && key.first() != Some(&QUOTE) {
+        let acc = if plain && input.get(key_start) != Some(&QUOTE) {
             self.table.entry_at(input, key_start, key_end)
         } else {
-            let cooked = raw_cooked(key);
+            let cooked = raw_cooked(&input[key_start..key_end]);
             self.table.entry(self.query.key(&cooked))
         };
         acc.add(number);
