@@ -109,7 +109,14 @@ fn body<W: Lanes>(input: &[u8], end: usize, len: usize) -> Option<(u64, usize)> 
 /// When `start..end` is not a range of `input`.
 #[inline(always)]
 pub fn parse_swar(input: &[u8], start: usize, end: usize) -> Option<f64> {
-    let d = swar_decimal(input, start, end)?;
+    to_f64(swar_decimal(input, start, end)?)
+}
+
+/// The value of the plain decimal `d` when its mantissa is at most 2^53 (Clinger's
+/// fast path, as [`crate::value::parse_decimal`]: one correctly rounded division);
+/// `None` for a longer mantissa.
+#[inline(always)]
+pub fn to_f64(d: Decimal) -> Option<f64> {
     if d.mantissa > 1 << 53 {
         return None;
     }

@@ -181,14 +181,19 @@ impl KeyWords {
     /// Billion Row Challenge entries). The same words as [`KeyWords::of`].
     #[inline(always)]
     pub fn at(input: &[u8], start: usize, end: usize) -> KeyWords {
-        if input.len() - start < 16 {
+        // One bounds check for both loads, and the masks of both words from one
+        // row of a table: the checks and clamps of two separate loads cost a dozen
+        // instructions a row.
+        let Some(bytes) = input.get(start..start + 16) else {
             return KeyWords::of(&input[start..end]); // too near the input's end
-        }
+        };
         let len = end - start;
+        let mask = KEY_MASKS[len.min(16)];
+        let (low, high) = bytes.split_at(8);
         KeyWords {
             words: [
-                word(input, start) & LOW_BYTES[len.min(8)],
-                word(input, start + 8) & LOW_BYTES[len.saturating_sub(8).min(8)],
+                u64::from_le_bytes(low.try_into().expect("8 bytes")) & mask[0],
+                u64::from_le_bytes(high.try_into().expect("8 bytes")) & mask[1],
             ],
             len,
         }
@@ -236,12 +241,17 @@ fn word(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
 }
 
-/// `LOW_BYTES[n]`: ones in the low `n` bytes of a word.
-const LOW_BYTES: [u64; 9] = {
-    let mut table = [0u64; 9];
+/// `KEY_MASKS[n]`: ones in the low `n` bytes of two words, the first word's
+/// bytes first (`n` ≤ 16).
+const KEY_MASKS: [[u64; 2]; 17] = {
+    let mut table = [[0u64; 2]; 17];
     let mut n = 1;
-    while n < 9 {
-        table[n] = u64::MAX >> (64 - 8 * n);
+    while n <= 16 {
+        let low = if n >= 8 { 8 } else { n };
+        table[n][0] = u64::MAX >> (64 - 8 * low);
+        if n > 8 {
+            table[n][1] = u64::MAX >> (64 - 8 * (n - 8));
+        }
         n += 1;
     }
     table

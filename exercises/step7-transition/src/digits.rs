@@ -111,14 +111,20 @@ fn body<W: Lanes>(input: &[u8], end: usize, len: usize) -> Option<(u64, usize)> 
 /// When `start..end` is not a range of `input`.
 #[inline(always)]
 pub fn parse_swar_fixed(input: &[u8], start: usize, end: usize) -> Option<i128> {
-    let d = swar_decimal(input, start, end)?;
+    Some(to_fixed(swar_decimal(input, start, end)?))
+}
+
+/// The exact value of the plain decimal `d` in units of 10^-[`SCALE`]: its mantissa
+/// times 10 to the missing scale, which 16 digits always fit.
+#[inline(always)]
+pub fn to_fixed(d: Decimal) -> i128 {
     // The sign goes on the mantissa (under 10^16), and the power is under 10^18:
     // both fit an i64, so the product (under 10^34) is one signed 64 x 64 -> 128-bit
     // multiply, where an i128 multiply and negation take a dozen instructions.
     let mantissa = d.mantissa as i64;
     let signed = if d.negative { -mantissa } else { mantissa };
     let power = POWERS[SCALE as usize - d.scale] as i64;
-    Some(i128::from(signed) * i128::from(power))
+    i128::from(signed) * i128::from(power)
 }
 
 // ANCHOR_END: swar_decimal

@@ -21,7 +21,7 @@
 //! ([`Parser::records_between`]); the query reads the header first, then the chunks
 //! in parallel ([`query`]), each chunk on step 6's projected walk ([`project`],
 //! [`Parser::walk_projected`]) with the value parsed into the exact fixed point
-//! ([`digits::parse_swar_fixed`]); the table keeps step 6's winner and merges
+//! ([`lanes16::parse_simd_fixed`]); the table keeps step 6's winner and merges
 //! ([`table`]).
 //!
 //! **Measured** on an Intel Xeon Processor (KVM guest, 2.6 GHz, 2 cores, shared and
@@ -59,6 +59,7 @@ pub mod digits;
 pub mod exact;
 pub mod extremes;
 pub mod index;
+pub mod lanes16;
 pub mod project;
 pub mod query;
 pub mod step1_query;
