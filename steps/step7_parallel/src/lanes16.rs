@@ -5,7 +5,7 @@
 //! ```text
 //! "…,18.759428"   the 16 bytes that end at the field's end   the last digit in lane 15
 //! - '0', masked   every lane minus '0', the body's lanes kept  '.' is 0xFE, others 0..9
-//! '.' at lane 8   one compare of every lane, one movemask      2 digits before it
+//! '.' at lane 9   one compare of every lane, one movemask      2 digits before it
 //! "18759428"      the lanes up to the '.' moved up one lane    right-aligned, zeros below
 //! every lane ≤ 9  one saturating subtract, one compare         a second '.' is 0xFE: no
 //! 18759428        pairs (multiply, add), quads, eights (madd)  the mantissa, scale 6
