@@ -8,7 +8,7 @@
 //! ```text
 //! "…,18.759428"   the 16 bytes that end at the field's end   the last digit in lane 15
 //! - '0', masked   every lane minus '0', the body's lanes kept  '.' is 0xFE, others 0..9
-//! '.' at lane 8   one compare of every lane, one movemask      2 digits before it
+//! '.' at lane 9   one compare of every lane, one movemask      2 digits before it
 //! "18759428"      the lanes up to the '.' moved up one lane    right-aligned, zeros below
 //! every lane ≤ 9  one saturating subtract, one compare         a second '.' is 0xFE: no
 //! 18759428        pairs (multiply, add), quads, eights (madd)  the mantissa, scale 6
@@ -20,11 +20,11 @@
 //! about every third row. Here every value takes the same 40-odd instructions.
 //! Measured on the bench file's first 5M rows with the branch: the same rows with
 //! their values cut to 2 decimals (every body 8 bytes or less) ran 1.2x as fast;
-//! see step 6's chapter for the whole query. The lane tricks are those of simdjson's
-//! and Lemire's SIMD digit parsers (Wojciech Muła and Daniel Lemire, "Faster
-//! Base64 Encoding and Decoding Using AVX2 Instructions", and Lemire's "Parsing
-//! series of integers with SIMD"), here with SSE2 alone, the x86-64 baseline, so
-//! that no CPU check is needed: `pmaddubsw` (SSSE3) would save two instructions.
+//! see step 6's chapter for the whole query. Combining digit pairs, then quads,
+//! with multiply-adds in the lanes is the method of simdjson's eight-digit parser
+//! (`parse_eight_digits_unrolled`, Langdale and Lemire), here over 16 lanes and with
+//! SSE2 alone, the x86-64 baseline, so that no CPU check is needed: SSSE3's
+//! `pmaddubsw` would make the pairs in one instruction instead of four.
 
 use crate::digits::{Decimal, to_f64};
 
@@ -109,6 +109,7 @@ mod sse2 {
         _mm_set_epi64x(row[1] as i64, row[0] as i64)
     }
 
+    // ANCHOR: sse2
     /// [`super::simd_decimal`] for `end >= 16`.
     #[target_feature(enable = "sse2")]
     #[inline]
@@ -168,6 +169,7 @@ mod sse2 {
         let both = _mm_cvtsi128_si64(eights) as u64;
         (both & 0xFFFF_FFFF) * 100_000_000 + (both >> 32)
     }
+    // ANCHOR_END: sse2
 }
 
 #[cfg(test)]
