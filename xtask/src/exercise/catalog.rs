@@ -287,14 +287,15 @@ pub const EXERCISES: &[Exercise] = &[
         task: "Write `transition`: for each of the five start states, the state at the end \
                of the chunk `from..to` and its first record start, so that the chunks can be \
                parsed before anyone knows the state they start in (ParPaRaw's speculation). \
-               `run` does one start state; the fast version notices that after most first \
-               bytes four of the five runs are the same.",
+               `run` runs the start states it is given side by side, in one pass over the \
+               chunk's quotes; the fast version notices that after most first bytes four of \
+               the five runs are the same.",
         tests: &["chunks"],
         checks: "the gate (step 7 parses in chunks, so every case crosses chunk boundaries), \
                  the step's unit tests (against a byte-at-a-time oracle) and the chunk tests",
         env: &[],
         hints: &[
-            "the simple answer is correct: call run(input, origin, from, to, state) for each of STATES",
+            "the simple answer is correct: run(input, origin, from, to, STATES, delimiter) gives all five, in the order of STATES",
             "after a first byte that is neither a quote nor a CR, StartRecord, StartField, Unquoted and QuoteInQuoted all end up in the same state",
             "only StartRecord may have its first record start at `from` itself, and only when from is the origin or follows an LF",
         ],
