@@ -154,8 +154,8 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// plain decimal value parsed straight from the input's bytes ([`parse_swar`]),
     /// an unquoted key looked up as it lies in the input, no `--null` texts;
     /// anything else (a quoted field, an empty value, `--null` texts, a value
-    /// [`parse_swar`] does not take, a width that differs) goes to
-    /// [`Aggregator::add_row_slow`], through the cooked bytes, as [`Aggregator::add`].
+    /// [`parse_swar`] does not take, a width that differs) goes to the general path
+    /// (`add_row_slow`, out of line), through the cooked bytes, as [`Aggregator::add`].
     ///
     /// # Errors
     /// As [`Aggregator::add`].
