@@ -143,6 +143,22 @@ impl Query<'_> {
         }
     }
 
+    /// True when neither a row's key nor its value, the bytes `input[key.0..key.1]`
+    /// and `input[value.0..value.1]` (unquoted, as written), is a `--null` text: the
+    /// query steps' fast paths, which look a key up as it lies in the input, ask this
+    /// only when there are `--null` texts.
+    ///
+    /// # Panics
+    /// When a range is not within `input`.
+    //
+    // Out of line: inlined, its slicing cost the fast path of a query without
+    // `--null` 12 instructions a row (step 6, callgrind), though it never runs there.
+    #[inline(never)]
+    pub fn neither_null(&self, input: &[u8], key: (usize, usize), value: (usize, usize)) -> bool {
+        !is_null_text(self.nulls, &input[key.0..key.1])
+            && !is_null_text(self.nulls, &input[value.0..value.1])
+    }
+
     // ANCHOR_END: nulls
 
     // ANCHOR: columns
