@@ -155,8 +155,8 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// [`Aggregator::add`] for a row of the projected walk over `input`, after the
     /// first record. The common row takes the fast path: the header's width, a
     /// plain decimal value parsed straight from the input's bytes ([`parse_swar`]),
-    /// an unquoted key looked up as it lies in the input, no `--null` texts;
-    /// anything else (a quoted field, an empty value, `--null` texts, a value
+    /// an unquoted key looked up as it lies in the input, neither of them a `--null`
+    /// text; anything else (a quoted field, an empty value, a `--null` text, a value
     /// [`parse_swar`] does not take, a width that differs) goes to the general path
     /// (`add_row_slow`, out of line), through the cooked bytes, as [`Aggregator::add`].
     ///
@@ -175,11 +175,12 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     pub fn add_row(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
         let (_, _, width) = self.columns.expect("the first record names the columns");
         let [(key_start, key_end), (value_start, value_end)] = row.fields;
-        // (With `--null` texts, none of which is a number, every value takes the
-        // slow path, which checks them first.)
         if row.width == width
-            && self.query.nulls.is_empty()
             && input.get(key_start) != Some(&QUOTE)
+            && (self.query.nulls.is_empty()
+                || self
+                    .query
+                    .neither_null(input, (key_start, key_end), (value_start, value_end)))
             && let Some(number) = parse_swar(input, value_start, value_end)
         {
             self.records += 1;
@@ -238,7 +239,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// fast path for the common record: the value a plain decimal parsed straight
     /// from the input ([`parse_swar`]), the key looked up as it lies in the input.
     /// Anything else (the first record, a width that differs, a
-    /// field to unescape, `--null` texts, a value [`parse_swar`] does not take)
+    /// field to unescape, a `--null` text, a value [`parse_swar`] does not take)
     /// goes to [`Aggregator::add`], the same answer by the cooked bytes.
     ///
     /// # Errors
@@ -248,9 +249,14 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         let spans = record.spans();
         if let Some((key, value, width)) = self.columns
             && spans.len() == width
-            && self.query.nulls.is_empty()
             && !spans[key].needs_unescape
             && !spans[value].needs_unescape
+            && (self.query.nulls.is_empty()
+                || self.query.neither_null(
+                    input,
+                    (spans[key].start, spans[key].end),
+                    (spans[value].start, spans[value].end),
+                ))
             && let Some(number) = parse_swar(input, spans[value].start, spans[value].end)
         {
             self.records += 1;

@@ -171,11 +171,12 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     pub fn add_row(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
         let (_, _, width) = self.columns.expect("the first record names the columns");
         let [(key_start, key_end), (value_start, value_end)] = row.fields;
-        // (With `--null` texts, none of which is a number, every value takes the
-        // slow path, which checks them first.)
         if row.width == width
-            && self.query.nulls.is_empty()
             && input.get(key_start) != Some(&QUOTE)
+            && (self.query.nulls.is_empty()
+                || self
+                    .query
+                    .neither_null(input, (key_start, key_end), (value_start, value_end)))
             && let Some(fixed) = parse_simd_fixed(input, value_start, value_end)
         {
             self.records += 1;
