@@ -177,10 +177,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         let [(key_start, key_end), (value_start, value_end)] = row.fields;
         if row.width == width
             && input.get(key_start) != Some(&QUOTE)
-            && (self.query.nulls.is_empty()
-                || self
-                    .query
-                    .neither_null(input, (key_start, key_end), (value_start, value_end)))
+            && self
+                .query
+                .neither_null(input, (key_start, key_end), (value_start, value_end))
             && let Some(number) = parse_swar(input, value_start, value_end)
         {
             self.records += 1;
@@ -251,12 +250,11 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             && spans.len() == width
             && !spans[key].needs_unescape
             && !spans[value].needs_unescape
-            && (self.query.nulls.is_empty()
-                || self.query.neither_null(
-                    input,
-                    (spans[key].start, spans[key].end),
-                    (spans[value].start, spans[value].end),
-                ))
+            && self.query.neither_null(
+                input,
+                (spans[key].start, spans[key].end),
+                (spans[value].start, spans[value].end),
+            )
             && let Some(number) = parse_swar(input, spans[value].start, spans[value].end)
         {
             self.records += 1;

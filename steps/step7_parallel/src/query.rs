@@ -170,10 +170,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         let [(key_start, key_end), (value_start, value_end)] = row.fields;
         if row.width == width
             && input.get(key_start) != Some(&QUOTE)
-            && (self.query.nulls.is_empty()
-                || self
-                    .query
-                    .neither_null(input, (key_start, key_end), (value_start, value_end)))
+            && self
+                .query
+                .neither_null(input, (key_start, key_end), (value_start, value_end))
             && let Some(fixed) = parse_simd_fixed(input, value_start, value_end)
         {
             self.records += 1;
