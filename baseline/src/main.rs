@@ -21,10 +21,10 @@ use std::process::ExitCode;
 use baseline::query::{self, Query, QueryFailure};
 use baseline::{Baseline, Difference, Survey, survey};
 use clap::{Arg, ArgAction};
-use harness::cli::{self, Options};
-use harness::dialect::Dialect;
-use harness::measure::{Measurement, thousands, time_runs};
 use harness::query::{Groups, groups_to_json};
+use harness::run::cli::{self, Options};
+use harness::run::measure::{Measurement, thousands, time_runs};
+use harness::spec::dialect::Dialect;
 use harness::{Fingerprint, Step, gate};
 
 #[global_allocator]
@@ -194,7 +194,7 @@ fn run_query(
         println!("{json}");
         return ExitCode::SUCCESS;
     }
-    harness::query_cli::print_answer(path, query, groups);
+    harness::query::cli::print_answer(path, query, groups);
     cli::print_measurement(&m, false);
     ExitCode::SUCCESS
 }
@@ -253,7 +253,7 @@ fn gate_and_survey() -> Option<(usize, Survey)> {
     let report = gate::run::<Baseline>()
         .map_err(|e| eprintln!("gate: cannot load the conformance corpus: {e}"))
         .ok()?;
-    let cases = harness::cases::load_all().ok()?;
+    let cases = harness::gate::cases::load_all().ok()?;
     let found = survey::survey(&cases);
     if report.passed() {
         eprintln!("gate: passed ({} conformance cases)", report.cases);

@@ -9,13 +9,14 @@
 
 use std::collections::BTreeMap;
 
-use harness::cases::Case;
-use harness::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
+use harness::Step;
 use harness::gate;
-use harness::json::Outcome;
-use harness::padding::{MAX_PADDING, behind, in_front};
-use harness::random::Family;
-use harness::{Step, reference};
+use harness::gate::cases::Case;
+use harness::gate::padding::{MAX_PADDING, behind, in_front};
+use harness::gate::random::Family;
+use harness::spec::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
+use harness::spec::json::Outcome;
+use harness::spec::reference;
 
 use crate::Baseline;
 

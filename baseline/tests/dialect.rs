@@ -3,8 +3,8 @@
 //! case from one list to another, or adds an unexplained difference, fails here.
 
 use baseline::{Baseline, Difference, survey};
-use harness::cases::{CASE_NAMES, load_all};
-use harness::gate;
+use harness::gate::cases::{CASE_NAMES, load_all};
+use testkit::gate;
 
 const LONE_CR: &[&str] = &[
     "delimiter_then_cr_at_eof",

@@ -8,7 +8,7 @@ use baseline::query::{self, Query, QueryFailure};
 use gen_csv::{Config, generate_in_memory};
 use harness::ParseError;
 use harness::query::{Group, Groups, QueryError, groups_to_json};
-use harness::query_checks::configs;
+use testkit::query_checks::configs;
 
 fn temp_path(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("baseline-query-{name}-{}.csv", std::process::id()))

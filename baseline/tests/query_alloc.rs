@@ -8,7 +8,7 @@ use baseline::query::{self, Query};
 
 #[test]
 fn allocations_do_not_grow_with_the_number_of_rows() {
-    harness::alloc::assert_query_allocations_constant(|csv| {
+    testkit::alloc::assert_query_allocations_constant(|csv| {
         query::run_bytes(csv, Query::default())
     });
 }

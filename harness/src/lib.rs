@@ -2,18 +2,18 @@
 //!
 //! Every step of "A CSV engine, one idea at a time" implements [`Step`], passes the
 //! [`gate`] before it prints a number, counts its allocations with [`CountingAlloc`],
-//! and is timed and printed by [`measure`] and [`cli`]. None of that is copied into
+//! and is timed and printed by [`run::measure`] and [`run::cli`]. None of that is copied into
 //! the steps: a step's source is its idea and nothing else.
 //!
 //! # The dialect
 //!
-//! This is the only definition every step is judged by. [`reference`] is its
+//! This is the only definition every step is judged by. [`spec::reference`] is its
 //! executable form; `data/conformance/` holds one or more cases per rule, and
 //! `data/README.md` gives an example per rule.
 //!
 //! 1. Input is bytes; fields are byte strings (no UTF-8 requirement while parsing).
 //!    A UTF-8 BOM (`EF BB BF`) as the first three bytes is skipped.
-//! 2. The delimiter is `,` and the quote `"` ([`dialect`]).
+//! 2. The delimiter is `,` and the quote `"` ([`spec::dialect`]).
 //! 3. A record ends at LF, or at CR LF: a CR right before an LF, outside quotes,
 //!    belongs to the terminator. Every other CR is data, also as the last byte of the
 //!    input (`a,b` CR gives `a` and `b` CR) and in CR CR LF (the first CR is data).
@@ -41,40 +41,30 @@
 //! accepts LF alone, keeps stray CRs as data, and is lenient about quotes (rule 7),
 //! as most real files need.
 //!
+//! # The rooms
+//!
+//! - [`spec`]: the dialect, the reference parser (its executable form), the errors,
+//!   the [`Step`] interface and the records format of `--records`.
+//! - [`gate`]: the conformance corpus, the paddings, the random documents and the
+//!   checks every step passes before it may print a number.
+//! - [`run`]: what a step binary does around its idea: the command line, timing, the
+//!   allocation counter, the file sniffer and the SIGBUS explanation.
+//! - [`query`]: what every query step shares: the query's options, its answer and its
+//!   errors, and the query binary's command line.
+//!
+//! The tests every step runs (the gate as one test per case, bad input, files, SIMD
+//! tiers, query checks) are not here but in the `testkit` crate, a dev-dependency
+//! only: a step's binary links none of them.
+//!
 //! # Units
 //!
 //! MB = 10^6 bytes; MB/s is input bytes per second; Mrows/s is 10^6 records per second.
 
-pub mod alloc;
-pub mod answer;
-#[cfg(unix)]
-pub mod bad_input;
-pub mod cases;
-pub mod cli;
-pub mod dialect;
-pub mod error;
-pub mod file_kind_tests;
-pub mod file_tests;
 pub mod gate;
-pub mod gate_delimiters;
-pub mod json;
-pub mod measure;
-pub mod padding;
 pub mod query;
-pub mod query_args;
-pub mod query_bad_input;
-pub mod query_checks;
-pub mod query_cli;
-pub mod query_error;
-pub mod random;
-pub mod real_file_tests;
-pub mod reference;
-#[cfg(any(target_os = "linux", target_os = "macos"))]
-pub mod sigbus;
-pub mod sniff;
-pub mod step;
-pub mod tier_tests;
+pub mod run;
+pub mod spec;
 
-pub use alloc::{AllocCount, CountingAlloc};
-pub use error::{Error, ErrorKind, ParseError};
-pub use step::{Fingerprint, Record, Step};
+pub use run::alloc::{AllocCount, CountingAlloc};
+pub use spec::error::{Error, ErrorKind, ParseError};
+pub use spec::step::{Fingerprint, Record, Step};

@@ -150,7 +150,7 @@ fn ci(root: &Path) -> Result<(), String> {
     msrv::check(root)?;
     // The README's test command. REQUIRE_CXX=1: step 9's kernels run on the host's C++
     // compiler (`tests/kernels_on_host.rs`), which must not skip in CI. CSV_FULL_TESTS=1:
-    // the slow checks at their full size (`harness::query_checks::full_tests`).
+    // the slow checks at their full size (`testkit::query_checks::full_tests`).
     run_env(
         root,
         &[("REQUIRE_CXX", "1"), ("CSV_FULL_TESTS", "1")],

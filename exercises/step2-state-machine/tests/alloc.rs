@@ -14,5 +14,5 @@ static A: harness::CountingAlloc = harness::CountingAlloc;
 #[test]
 fn allocations_per_pass_do_not_grow_with_the_records() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-    harness::alloc::assert_pass_allocations_constant::<step2::Step2>(dir, 16);
+    testkit::alloc::assert_pass_allocations_constant::<step2::Step2>(dir, 16);
 }

@@ -4,4 +4,4 @@
 //! The gate, one test per conformance case and per random family.
 extern crate step2_state_machine as step2;
 
-harness::gate_tests!(step2::Step2);
+testkit::gate_tests!(step2::Step2);

@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use harness::dialect::QUOTE;
+use harness::spec::dialect::QUOTE;
 
 use crate::machine::State;
 

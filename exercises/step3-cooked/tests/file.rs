@@ -3,8 +3,8 @@
 // The step's code, unchanged: the exercise is elsewhere in this crate.
 //! `Step::pass` on real files: the mapped pass agrees with the parse of the same bytes,
 //! an empty file is zero records, and a missing file is an I/O error, not a panic
-//! (`harness::file_tests`).
+//! (`testkit::files`).
 
 extern crate step3_cooked as step3;
 
-harness::mapped_file_tests!(step3::Step3, step3::map);
+testkit::mapped_file_tests!(step3::Step3, step3::map);

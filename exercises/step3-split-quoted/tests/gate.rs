@@ -4,4 +4,4 @@
 //! The gate, one test per conformance case and per random family.
 extern crate step3_split_quoted as step3;
 
-harness::gate_tests!(step3::Step3);
+testkit::gate_tests!(step3::Step3);

@@ -4,4 +4,4 @@
 //! The gate, one test per conformance case and per random family.
 extern crate step4_first_flagged as step4;
 
-harness::gate_tests!(step4::Step4);
+testkit::gate_tests!(step4::Step4);

@@ -12,7 +12,7 @@
 
 extern crate step4_first_flagged as step4;
 
-use harness::dialect::{CR, DELIMITER, LF, QUOTE};
+use harness::spec::dialect::{CR, DELIMITER, LF, QUOTE};
 use step4::scan::{Memchr, Scalar, Scanner, Swar};
 
 fn naive_field_end(h: &[u8], delimiter: u8) -> Option<usize> {

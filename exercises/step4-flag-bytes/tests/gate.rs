@@ -4,4 +4,4 @@
 //! The gate, one test per conformance case and per random family.
 extern crate step4_flag_bytes as step4;
 
-harness::gate_tests!(step4::Step4);
+testkit::gate_tests!(step4::Step4);

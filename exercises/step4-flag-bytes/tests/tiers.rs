@@ -5,11 +5,11 @@
 extern crate step4_flag_bytes as step4;
 
 mod scalar {
-    harness::gate_tests!(step4::With<step4::scan::Scalar>);
+    testkit::gate_tests!(step4::With<step4::scan::Scalar>);
 }
 mod swar {
-    harness::gate_tests!(step4::With<step4::scan::Swar>);
+    testkit::gate_tests!(step4::With<step4::scan::Swar>);
 }
 mod memchr {
-    harness::gate_tests!(step4::With<step4::scan::Memchr>);
+    testkit::gate_tests!(step4::With<step4::scan::Memchr>);
 }

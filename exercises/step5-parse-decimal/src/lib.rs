@@ -55,7 +55,7 @@
 //! parser. The C++ series reports 7.0x; see the book's chapter for why this step
 //! stops short of it here, and what did not help (reading only the queried columns).
 //!
-//! **Bad input** (each row is a test of `harness::query_bad_input`, the family that
+//! **Bad input** (each row is a test of `testkit::query_bad_input`, the family that
 //! every query step's `tests/bad_input.rs` runs; DuckDB and Polars as a guide):
 //!
 //! | input | behaviour |
@@ -93,7 +93,7 @@ use std::fs::File;
 use std::marker::PhantomData;
 use std::path::Path;
 
-use harness::dialect::Dialect;
+use harness::spec::dialect::Dialect;
 use harness::{Error, Fingerprint, ParseError, Record as OwnedRecord, Step};
 use memmap2::Mmap;
 

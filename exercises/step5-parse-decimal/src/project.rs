@@ -21,7 +21,7 @@
 use std::borrow::Cow;
 
 use harness::ParseError;
-use harness::dialect::{CR, DELIMITER, LF, QUOTE};
+use harness::spec::dialect::{CR, DELIMITER, LF, QUOTE};
 
 use crate::machine::{Parser, State};
 use crate::record::Field;

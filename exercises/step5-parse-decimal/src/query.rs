@@ -9,8 +9,8 @@
 use std::borrow::Cow;
 
 use harness::ParseError;
-use harness::dialect::{QUOTE, bom_len};
 use harness::query::{Groups, Place, QueryError};
+use harness::spec::dialect::{QUOTE, bom_len};
 
 use crate::digits::parse_swar;
 use crate::project::{Row, raw_cooked};

@@ -3,17 +3,17 @@
 // The step's code, unchanged: the exercise is elsewhere in this crate.
 //! Step 5's answer, cross-checked three ways (the gate is the third, in `gate.rs`):
 //! against the same query on step 1's parser, and against `gen`'s reference, bit for
-//! bit (`harness::query_checks`); and its two tables against each other.
+//! bit (`testkit::query_checks`); and its two tables against each other.
 
 extern crate step5_parse_decimal as step5;
 
-use harness::dialect::Dialect;
 use harness::query::Query;
-use harness::query_checks::{Sums, configs, generated};
+use harness::spec::dialect::Dialect;
 use step5::query;
 use step5::table::{GroupTable, Hashbrown};
+use testkit::query_checks::{Sums, configs, generated};
 
-harness::query_tests!(step5::Step5, Sums::RowOrder);
+testkit::query_tests!(step5::Step5, Sums::RowOrder);
 
 #[test]
 fn both_tables_give_the_same_answer() {

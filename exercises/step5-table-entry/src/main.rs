@@ -3,7 +3,7 @@
 // The step's code, unchanged: the exercise is elsewhere in this crate.
 //! `step5 [FILE] [--group-by COLUMN] [--sum COLUMN] [--runs N] [--json] [--row-json]
 //! [--records FILE]`: the gate, then the query, its answer, its row, and its speedup
-//! over the same query on step 1's parser (`harness::query_cli`).
+//! over the same query on step 1's parser (`harness::query::cli`).
 
 extern crate step5_table_entry as step5;
 
@@ -11,5 +11,5 @@ extern crate step5_table_entry as step5;
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
 fn main() -> std::process::ExitCode {
-    harness::query_cli::run_query::<step5::Step5>()
+    harness::query::cli::run_query::<step5::Step5>()
 }

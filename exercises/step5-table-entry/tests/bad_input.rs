@@ -3,11 +3,11 @@
 // The step's code, unchanged: the exercise is elsewhere in this crate.
 //! Bad input: a clear error that says where, never a panic, never a wrong sum. Each
 //! row of the bad-input table (step 5's crate docs) is a test here, from the family
-//! every query step runs (`harness::query_bad_input`).
+//! every query step runs (`testkit::query_bad_input`).
 
 extern crate step5_table_entry as step5;
 
-harness::query_bad_input_tests!(
+testkit::query_bad_input_tests!(
     |csv| step5::query::run(csv, step5::query::Query::default()),
     env!("CARGO_BIN_EXE_step5-table-entry")
 );

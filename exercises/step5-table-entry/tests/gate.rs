@@ -4,4 +4,4 @@
 //! The gate, one test per conformance case and per random family.
 extern crate step5_table_entry as step5;
 
-harness::gate_tests!(step5::Step5);
+testkit::gate_tests!(step5::Step5);

@@ -3,16 +3,16 @@
 // The step's code, unchanged: the exercise is elsewhere in this crate.
 //! Step 6's answer, cross-checked three ways (the gate is the third, in `gate.rs`):
 //! against the same query on step 1's parser, and against `gen`'s reference, bit for
-//! bit (`harness::query_checks`); and its two tables against each other.
+//! bit (`testkit::query_checks`); and its two tables against each other.
 
 extern crate step6_eq_bits as step6;
 
 use harness::query::Query;
-use harness::query_checks::{Sums, configs, generated};
 use step6::query;
 use step6::table::{GroupTable, Hashbrown};
+use testkit::query_checks::{Sums, configs, generated};
 
-harness::query_tests!(step6::Step6, Sums::RowOrder);
+testkit::query_tests!(step6::Step6, Sums::RowOrder);
 
 #[test]
 fn both_tables_give_the_same_answer() {

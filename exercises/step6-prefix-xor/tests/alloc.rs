@@ -11,7 +11,7 @@ static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
 #[test]
 fn allocations_do_not_grow_with_the_number_of_rows() {
-    harness::alloc::assert_query_allocations_constant(|csv| {
+    testkit::alloc::assert_query_allocations_constant(|csv| {
         step6::query::run(csv, step6::query::Query::default())
     });
 }

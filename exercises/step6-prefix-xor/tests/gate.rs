@@ -4,4 +4,4 @@
 //! The gate, one test per conformance case and per random family.
 extern crate step6_prefix_xor as step6;
 
-harness::gate_tests!(step6::Step6);
+testkit::gate_tests!(step6::Step6);

@@ -15,7 +15,7 @@ use step7::query::{self, Query, Split};
 #[test]
 fn allocations_do_not_grow_with_the_number_of_rows() {
     // 16 chunks each, one thread (so that the count does not depend on scheduling).
-    harness::alloc::assert_query_allocations_constant(|csv| {
+    testkit::alloc::assert_query_allocations_constant(|csv| {
         let split = Split {
             threads: 1,
             chunk: csv.len().div_ceil(16),

@@ -7,16 +7,16 @@
 extern crate step7_parse_fixed as step7;
 
 mod one_byte_chunks_two_threads {
-    harness::gate_tests!(step7::Chunked<1, 2>);
+    testkit::gate_tests!(step7::Chunked<1, 2>);
 }
 mod seven_byte_chunks_one_thread {
-    harness::gate_tests!(step7::Chunked<7, 1>);
+    testkit::gate_tests!(step7::Chunked<7, 1>);
 }
 mod seven_byte_chunks_three_threads {
-    harness::gate_tests!(step7::Chunked<7, 3>);
+    testkit::gate_tests!(step7::Chunked<7, 3>);
 }
 mod big_chunks_eight_threads {
-    harness::gate_tests!(step7::Chunked<4096, 8>);
+    testkit::gate_tests!(step7::Chunked<4096, 8>);
 }
 
 /// Two errors in different chunks: the first in record order is reported, whichever
@@ -24,7 +24,7 @@ mod big_chunks_eight_threads {
 #[test]
 fn the_first_error_in_record_order_across_chunks() {
     for (first, expected) in [("value", "invalid_number"), ("width", "field_count")] {
-        let csv = harness::query_checks::two_errors(first);
+        let csv = testkit::query_checks::two_errors(first);
         for threads in [1, 2, 3, 8] {
             for chunk in [64, 1000, 4096] {
                 let split = step7::query::Split { threads, chunk };

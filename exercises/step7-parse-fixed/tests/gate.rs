@@ -4,4 +4,4 @@
 //! The gate, one test per conformance case and per random family.
 extern crate step7_parse_fixed as step7;
 
-harness::gate_tests!(step7::Step7);
+testkit::gate_tests!(step7::Step7);

@@ -2,18 +2,18 @@
 // for the exercise `step7-parse-fixed` (edit the step, not this copy).
 // The step's code, unchanged: the exercise is elsewhere in this crate.
 //! Step 7's answer: the same as the same query on step 1's parser, and `gen`'s
-//! reference with every sum exact, correctly rounded (`harness::query_checks`); and
+//! reference with every sum exact, correctly rounded (`testkit::query_checks`); and
 //! the same JSON on every number of threads and chunks.
 
 extern crate step7_parse_fixed as step7;
 
 use gen_csv::{Config, generate_in_memory};
 use harness::query::{Query, QueryError, groups_to_json};
-use harness::query_checks::{Sums, configs, generated};
 use step7::query::{self, Split};
 use step7::step1_query;
+use testkit::query_checks::{Sums, configs, generated};
 
-harness::query_tests!(step7::Step7, Sums::Exact);
+testkit::query_tests!(step7::Step7, Sums::Exact);
 
 #[test]
 fn the_same_json_for_every_thread_count_and_chunk_size() {

@@ -2,9 +2,9 @@
 // for the exercise `step7-transition` (edit the step, not this copy).
 // The step's code, unchanged: the exercise is elsewhere in this crate.
 //! Every SIMD tier the CPU has, against the reference parser and against each other
-//! (`harness::tier_tests`): the gate on each tier, identical bitmaps, and every
+//! (`testkit::tiers`): the gate on each tier, identical bitmaps, and every
 //! special byte at every position around the 64-byte boundaries.
 
 extern crate step7_transition as step7;
 
-harness::simd_tier_tests!(step7, Step7);
+testkit::simd_tier_tests!(step7, Step7);

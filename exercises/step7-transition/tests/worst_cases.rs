@@ -8,7 +8,8 @@
 
 extern crate step7_transition as step7;
 
-use harness::{Step, reference};
+use harness::Step;
+use harness::spec::reference;
 use step7::chunks::plan;
 use step7::{Chunked, Tier, fingerprint_chunked};
 

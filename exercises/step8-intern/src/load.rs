@@ -34,8 +34,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use harness::ParseError;
-use harness::dialect::Dialect;
 use harness::query::{Place, QueryError, find_column, key_text};
+use harness::spec::dialect::Dialect;
 use hashbrown::DefaultHashBuilder;
 
 use crate::chunks::{Plan, map_chunks};
@@ -362,7 +362,7 @@ fn read_header(
     no_header: bool,
     delimiter: u8,
 ) -> Result<(Vec<Vec<u8>>, usize), TableError> {
-    let mut from = harness::dialect::bom_len(input);
+    let mut from = harness::spec::dialect::bom_len(input);
     while from < input.len() {
         let mut names = None;
         let stopped =

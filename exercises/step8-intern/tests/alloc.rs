@@ -9,7 +9,7 @@ extern crate step8_intern as step8;
 #[global_allocator]
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
-use harness::alloc::count_allocations;
+use harness::run::alloc::count_allocations;
 use step8::load::{LoadOptions, load};
 use step8::query::Split;
 

@@ -14,7 +14,7 @@ use step8::query::{self, Query, Split};
 fn the_first_error_in_record_order_wins_whatever_pass_finds_it() {
     let base = std::env::temp_dir().join(format!("step8-first-error-{}", std::process::id()));
     for (first, expected) in [("value", "invalid_number"), ("width", "field_count")] {
-        let csv = harness::query_checks::two_errors(first);
+        let csv = testkit::query_checks::two_errors(first);
         for threads in [1, 2, 3] {
             for chunk in [0, 64, 1000, 4096] {
                 let dir = base.join(format!("{first}-{threads}-{chunk}"));

@@ -4,4 +4,4 @@
 //! The gate, one test per conformance case and per random family.
 extern crate step8_intern as step8;
 
-harness::gate_tests!(step8::Step8);
+testkit::gate_tests!(step8::Step8);

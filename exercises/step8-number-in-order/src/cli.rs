@@ -3,7 +3,7 @@
 // The step's code, unchanged: the exercise is elsewhere in this crate.
 //! The step on the command line: its options (`--threads`, `--chunk`, `--schema`,
 //! `--index`) and its query over a file the table's way, for the binary and for the
-//! query tests that every query step runs (`harness::query_tests!`): load the CSV into
+//! query tests that every query step runs (`testkit::query_tests!`): load the CSV into
 //! a table in a temporary directory, then run the query over the table.
 
 use std::path::{Path, PathBuf};
@@ -11,8 +11,8 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query, QueryError};
-use harness::query_cli::{QueryStep, RunError};
 
 use crate::error::TableError;
 use crate::load::{LoadOptions, load, parse_schema};
@@ -81,7 +81,7 @@ pub fn split(matches: &ArgMatches) -> Split {
 }
 
 /// The load that the options ask for (the command has [`schema_args`], and
-/// `--null` and `--no-header` from `harness::cli::query_args` or `read_args`).
+/// `--null` and `--no-header` from `harness::run::cli::query_args` or `read_args`).
 ///
 /// # Errors
 /// [`TableError::Schema`] for a `--schema` that does not parse, or a `--null` that
@@ -94,11 +94,11 @@ pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
         split: Some(split(matches)),
         schema: parse_schema(schema)?,
         index: matches.get_one::<String>("index").cloned(),
-        nulls: harness::cli::query_options(matches)
+        nulls: harness::run::cli::query_options(matches)
             .map_err(TableError::Schema)?
             .nulls,
-        dialect: harness::cli::read_dialect(matches).unwrap_or_default(),
-        no_header: harness::cli::read_no_header(matches),
+        dialect: harness::run::cli::read_dialect(matches).unwrap_or_default(),
+        no_header: harness::run::cli::read_no_header(matches),
         no_guess: matches.get_flag("no-guess"),
     })
 }

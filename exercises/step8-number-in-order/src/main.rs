@@ -18,10 +18,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use harness::alloc::{AllocCount, count_allocations};
-use harness::cli::{self, Options};
-use harness::measure::{Measurement, thousands};
 use harness::query::{Aggs, Groups, groups_to_1brc, groups_to_json_with, groups_to_table_with};
+use harness::run::alloc::{AllocCount, count_allocations};
+use harness::run::cli::{self, Options};
+use harness::run::measure::{Measurement, thousands};
 use step8::cli::{first_in_record_order, query_table, schema_args, split, split_args, threads_arg};
 use step8::error::TableError;
 use step8::load::{LoadOptions, Phases, load_timed};
@@ -34,7 +34,7 @@ use step8::{Step8, table_query};
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
 fn command() -> Command {
-    let bench = harness::query_cli::command::<Step8>();
+    let bench = harness::query::cli::command::<Step8>();
     let load = Command::new("load")
         .about("load FILE (CSV) into a new table at TABLE_DIR")
         .arg(
@@ -541,7 +541,7 @@ fn bench(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
         println!("{json}");
         return Ok(ExitCode::SUCCESS);
     }
-    harness::query_cli::print_answer(&path, query, &last.groups);
+    harness::query::cli::print_answer(&path, query, &last.groups);
     println!(
         "on {} thread(s); the row times the load (CSV to table)",
         split.threads

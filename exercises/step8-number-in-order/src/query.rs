@@ -292,7 +292,7 @@ fn read_header<'q, T: GroupBy>(
 ) -> Result<(Aggregator<'q, T>, usize), QueryError> {
     let mut header = Aggregator::<T>::new(query);
     let mut failure = None;
-    let mut from = harness::dialect::bom_len(input);
+    let mut from = harness::spec::dialect::bom_len(input);
     while from < input.len() && header.records == 0 {
         let mut parser = Parser::new(query.dialect.delimiter);
         let stopped = parser.records_between(Tier::chosen(), input, from, from + 1, |r| {

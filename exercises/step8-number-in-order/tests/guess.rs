@@ -15,8 +15,7 @@ use step8::load::{LoadOptions, SAMPLE_BYTES, load_timed, parse_schema};
 use step8::query::Split;
 use step8::scan::Table;
 
-mod common;
-use common::files;
+use crate::common::files;
 
 fn table_dir(test: &str, n: usize) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("step8-guess-{test}-{n}-{}", std::process::id()));

@@ -3,8 +3,8 @@
 // The step's code, unchanged: the exercise is elsewhere in this crate.
 //! Step 8's answer, the table's way (load into a temporary table, then the query over
 //! it): `gen`'s reference with every sum exact, correctly rounded, and other columns
-//! grouped and summed, as every query step (`harness::query_checks`).
+//! grouped and summed, as every query step (`testkit::query_checks`).
 
 extern crate step8_number_in_order as step8;
 
-harness::query_tests!(step8::Step8, harness::query_checks::Sums::Exact);
+testkit::query_tests!(step8::Step8, testkit::query_checks::Sums::Exact);

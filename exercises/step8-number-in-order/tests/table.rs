@@ -24,8 +24,7 @@ use step8::query::{self, Query, Split};
 use step8::scan::{Table, Value};
 use step8::{date, table_query, value};
 
-mod common;
-use common::files;
+use crate::common::files;
 
 /// A fresh directory path (not created) for a table.
 fn table_dir(test: &str) -> PathBuf {
@@ -128,7 +127,7 @@ fn the_same_bytes_on_1_2_3_and_8_threads_and_any_chunks() {
 /// Checks that every field of `csv` reads back from the table at `dir` as it was:
 /// strings byte for byte, numbers bit for bit, empty fields of typed columns NULL.
 fn assert_round_trip(csv: &[u8], dir: &Path) {
-    let records = harness::reference::parse(csv).unwrap();
+    let records = harness::spec::reference::parse(csv).unwrap();
     let table = Table::open(dir).unwrap();
     assert_eq!(table.manifest.rows as usize, records.len() - 1);
     for (k, column) in table.manifest.columns.iter().enumerate() {
@@ -353,8 +352,8 @@ fn a_load_never_overwrites_and_an_unfinished_one_is_no_table() {
 #[test]
 fn every_rectangular_conformance_case_loads_and_reads_back() {
     let mut loaded = 0;
-    for case in harness::cases::load_all().unwrap() {
-        let Ok(records) = harness::reference::parse(&case.input) else {
+    for case in harness::gate::cases::load_all().unwrap() {
+        let Ok(records) = harness::spec::reference::parse(&case.input) else {
             continue;
         };
         let Some(width) = records.first().map(Vec::len) else {
@@ -422,7 +421,7 @@ fn the_hash_index_groups_rows_by_first_occurrence_on_any_thread_count() {
         quoted_pct: 10.0,
         crlf: false,
     });
-    let records = harness::reference::parse(&csv).unwrap();
+    let records = harness::spec::reference::parse(&csv).unwrap();
     let dir = table_dir("index");
     for (column, k) in [("category", 1), ("flag", 6), ("date", 4)] {
         // The obvious grouping of the CSV's fields, in order of first occurrence.

@@ -20,8 +20,7 @@ use step8::scan::{Table, Value};
 use step8::select::{Access, Where, select};
 use step8::table_query::{run, run_selected};
 
-mod common;
-use common::files;
+use crate::common::files;
 
 fn table_dir(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("step8-text-{test}-{}", std::process::id()));
@@ -53,7 +52,7 @@ fn distinct_names_are_text_on_any_threads_and_chunks_and_read_back() {
     let types: Vec<ColumnType> = table.manifest.columns.iter().map(|c| c.ty).collect();
     assert_eq!(types[1], ColumnType::String, "category repeats: interned");
     assert_eq!(types[3], ColumnType::Text, "name hardly repeats: text");
-    let records = harness::reference::parse(&csv).unwrap();
+    let records = harness::spec::reference::parse(&csv).unwrap();
     let names = table.column(3).unwrap();
     for (row, record) in records[1..].iter().enumerate() {
         assert_eq!(
@@ -155,7 +154,7 @@ fn group_by_sum_and_where_over_text_answer_as_the_csv_query() {
             ..Query::default()
         };
         let ours = json(run_selected(&table, q, &selection, 2).unwrap());
-        let records = harness::reference::parse(CSV).unwrap();
+        let records = harness::spec::reference::parse(CSV).unwrap();
         let kept: Vec<&Vec<Vec<u8>>> = records[1..]
             .iter()
             .filter(|r| r[0] == value.as_bytes())

@@ -12,5 +12,5 @@ extern crate step9_process_tile as step9;
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
 fn main() -> std::process::ExitCode {
-    harness::query_cli::run_query::<step9::Step9>()
+    harness::query::cli::run_query::<step9::Step9>()
 }

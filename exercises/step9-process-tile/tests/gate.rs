@@ -5,4 +5,4 @@
 //! tile, so every case crosses tile and slice edges).
 extern crate step9_process_tile as step9;
 
-harness::gate_tests!(step9::Step9);
+testkit::gate_tests!(step9::Step9);

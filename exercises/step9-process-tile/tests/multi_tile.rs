@@ -8,7 +8,8 @@
 
 extern crate step9_process_tile as step9;
 
-use harness::{Step, reference};
+use harness::Step;
+use harness::spec::reference;
 use step9::machine::{QUOTED, START_RECORD};
 use step9::tiles::{self, Geometry, scan_tile_states, speculate_tiles};
 

@@ -8,11 +8,11 @@
 extern crate step9_process_tile as step9;
 
 mod device_geometry {
-    harness::gate_tests!(step9::Tiled<32, 1024>);
+    testkit::gate_tests!(step9::Tiled<32, 1024>);
 }
 mod one_byte_tiles {
-    harness::gate_tests!(step9::Tiled<1, 1>);
+    testkit::gate_tests!(step9::Tiled<1, 1>);
 }
 mod three_byte_slices_five_a_tile {
-    harness::gate_tests!(step9::Tiled<3, 5>);
+    testkit::gate_tests!(step9::Tiled<3, 5>);
 }

@@ -1,2 +1,2 @@
 //! The gate, one test per conformance case and per random family.
-harness::gate_tests!(step1::Step1);
+testkit::gate_tests!(step1::Step1);

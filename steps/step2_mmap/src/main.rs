@@ -1,8 +1,8 @@
-//! `step2 [FILE] [--runs N] [--json] [--records FILE]`: gate, then measure (see `harness::cli`).
+//! `step2 [FILE] [--runs N] [--json] [--records FILE]`: gate, then measure (see `harness::run::cli`).
 
 #[global_allocator]
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
 fn main() -> std::process::ExitCode {
-    harness::cli::run::<step2::Step2>()
+    harness::run::cli::run::<step2::Step2>()
 }

@@ -1,8 +1,8 @@
-//! `step4 [FILE] [--runs N] [--json] [--records FILE]`: gate, then measure (see `harness::cli`).
+//! `step4 [FILE] [--runs N] [--json] [--records FILE]`: gate, then measure (see `harness::run::cli`).
 
 #[global_allocator]
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
 fn main() -> std::process::ExitCode {
-    harness::cli::run::<step4::Step4>()
+    harness::run::cli::run::<step4::Step4>()
 }

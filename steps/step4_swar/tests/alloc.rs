@@ -11,10 +11,10 @@ static A: harness::CountingAlloc = harness::CountingAlloc;
 use std::path::Path;
 
 use harness::Fingerprint;
-use harness::alloc::{
+use step4::{Parser, Step4};
+use testkit::alloc::{
     assert_pass_allocations_constant, assert_warm_pass_allocates_nothing, file_of,
 };
-use step4::{Parser, Step4};
 
 #[test]
 fn a_warm_pass_allocates_nothing_and_a_cold_one_a_constant() {

@@ -1,5 +1,5 @@
 //! `Step::pass` on real files: the mapped pass agrees with the parse of the same bytes,
 //! an empty file is zero records, and a missing file is an I/O error, not a panic
-//! (`harness::file_tests`).
+//! (`testkit::files`).
 
-harness::mapped_file_tests!(step4::Step4, step4::map);
+testkit::mapped_file_tests!(step4::Step4, step4::map);

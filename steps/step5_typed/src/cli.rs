@@ -1,4 +1,4 @@
-//! The step on the command line: how `harness::query_cli` runs its query over a file,
+//! The step on the command line: how `harness::query::cli` runs its query over a file,
 //! and the same query on step 1's parser for the speedup it prints. Nothing here is
 //! the step's idea; the harness does the rest (gate, timing, answer, row).
 
@@ -6,8 +6,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::ArgMatches;
+use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query, QueryError};
-use harness::query_cli::{QueryStep, RunError};
 
 use crate::{Step5, map, query, step1_query};
 

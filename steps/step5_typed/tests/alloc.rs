@@ -6,7 +6,7 @@ static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
 #[test]
 fn allocations_do_not_grow_with_the_number_of_rows() {
-    harness::alloc::assert_query_allocations_constant(|csv| {
+    testkit::alloc::assert_query_allocations_constant(|csv| {
         step5::query::run(csv, step5::query::Query::default())
     });
 }

@@ -1,4 +1,4 @@
-//! The step on the command line: how `harness::query_cli` runs its query over a file,
+//! The step on the command line: how `harness::query::cli` runs its query over a file,
 //! the same query on step 1's parser for the speedup it prints, and `--verbose`, which
 //! says which SIMD tier ran (`CSV_TIER` forces one) and how often the block walk fell
 //! back to the state machine. The harness does the rest (gate, timing, answer, row).
@@ -7,8 +7,8 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::ArgMatches;
+use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query, QueryError};
-use harness::query_cli::{QueryStep, RunError};
 
 use crate::{Parser, Step6, Tier, map, query, step1_query};
 

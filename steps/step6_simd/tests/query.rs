@@ -1,13 +1,13 @@
 //! Step 6's answer, cross-checked three ways (the gate is the third, in `gate.rs`):
 //! against the same query on step 1's parser, and against `gen`'s reference, bit for
-//! bit (`harness::query_checks`); and its two tables against each other.
+//! bit (`testkit::query_checks`); and its two tables against each other.
 
 use harness::query::Query;
-use harness::query_checks::{Sums, configs, generated};
 use step6::query;
 use step6::table::{GroupTable, Hashbrown};
+use testkit::query_checks::{Sums, configs, generated};
 
-harness::query_tests!(step6::Step6, Sums::RowOrder);
+testkit::query_tests!(step6::Step6, Sums::RowOrder);
 
 #[test]
 fn both_tables_give_the_same_answer() {

@@ -1,4 +1,4 @@
-//! The step on the command line: how `harness::query_cli` runs its query over a file
+//! The step on the command line: how `harness::query::cli` runs its query over a file
 //! on `--threads` threads in chunks of `--chunk` bytes, the same query on step 1's
 //! parser for the speedup it prints, and `--verbose`, which says which tier ran
 //! (`CSV_TIER` forces one), what the chunks' scan found (chunks, how many start inside
@@ -9,9 +9,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{Arg, ArgMatches, Command};
-use harness::dialect::Dialect;
+use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query, QueryError};
-use harness::query_cli::{QueryStep, RunError};
+use harness::spec::dialect::Dialect;
 
 use crate::query::{self, Split};
 use crate::{Step7, Tier, chunks, fingerprint_chunked, fingerprint_in, map, step1_query};

@@ -3,7 +3,8 @@
 //! opening quote and right after a closing quote (the gate at one-byte chunks, in
 //! `chunks.rs`, puts a boundary at every byte of every case; these are large).
 
-use harness::{Step, reference};
+use harness::Step;
+use harness::spec::reference;
 use step7::chunks::plan;
 use step7::{Chunked, Tier, fingerprint_chunked};
 

@@ -4,7 +4,7 @@
 #[global_allocator]
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
-use harness::alloc::count_allocations;
+use harness::run::alloc::count_allocations;
 use step8::load::{LoadOptions, load};
 use step8::query::Split;
 

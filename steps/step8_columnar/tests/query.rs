@@ -1,5 +1,5 @@
 //! Step 8's answer, the table's way (load into a temporary table, then the query over
 //! it): `gen`'s reference with every sum exact, correctly rounded, and other columns
-//! grouped and summed, as every query step (`harness::query_checks`).
+//! grouped and summed, as every query step (`testkit::query_checks`).
 
-harness::query_tests!(step8::Step8, harness::query_checks::Sums::Exact);
+testkit::query_tests!(step8::Step8, testkit::query_checks::Sums::Exact);

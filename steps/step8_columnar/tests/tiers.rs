@@ -1,5 +1,5 @@
 //! Every SIMD tier the CPU has, against the reference parser and against each other
-//! (`harness::tier_tests`): the gate on each tier, identical bitmaps, and every
+//! (`testkit::tiers`): the gate on each tier, identical bitmaps, and every
 //! special byte at every position around the 64-byte boundaries.
 
-harness::simd_tier_tests!(step8, Step8);
+testkit::simd_tier_tests!(step8, Step8);

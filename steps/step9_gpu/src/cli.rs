@@ -1,4 +1,4 @@
-//! The step on the command line: how `harness::query_cli` runs its query on
+//! The step on the command line: how `harness::query::cli` runs its query on
 //! `--device cpu|cuda|auto`. With `auto` (the default) a machine without a CUDA driver
 //! or a device says so in one line and runs the CPU twin; `--device cuda`, or
 //! `REQUIRE_GPU=1`, makes that an error (exit status 3). `--device-resident` keeps
@@ -11,8 +11,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query, QueryError};
-use harness::query_cli::{QueryStep, RunError};
 
 use crate::device::{self, Choice, Device, Report};
 use crate::{Step9, map, tiles};

@@ -7,5 +7,5 @@
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
 fn main() -> std::process::ExitCode {
-    harness::query_cli::run_query::<step9::Step9>()
+    harness::query::cli::run_query::<step9::Step9>()
 }

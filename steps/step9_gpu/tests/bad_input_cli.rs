@@ -1,4 +1,4 @@
-//! Bad input through the binary: one test per case of `harness::bad_input`.
+//! Bad input through the binary: one test per case of `testkit::bad_input`.
 //! `STEP9_BIN` names another binary to test (the device check's prebuilt one).
 
 fn bin() -> &'static str {
@@ -8,4 +8,4 @@ fn bin() -> &'static str {
     }
 }
 
-harness::bad_input_tests!(bin());
+testkit::bad_input_tests!(bin());

@@ -3,7 +3,8 @@
 //! CR LF and `""` at tile and slice edges, runs of blank lines across tiles, a lone
 //! quote at the end, and starts shifted by 0..15 bytes.
 
-use harness::{Step, reference};
+use harness::Step;
+use harness::spec::reference;
 use step9::machine::{QUOTED, START_RECORD};
 use step9::tiles::{self, Geometry, scan_tile_states, speculate_tiles};
 

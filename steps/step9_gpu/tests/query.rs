@@ -8,9 +8,9 @@ use step9::groupby::Query;
 use step9::query;
 use step9::tiles::{GPU, Geometry};
 
-// The families every query step runs (`harness::query_checks`), on `--device auto`:
+// The families every query step runs (`testkit::query_checks`), on `--device auto`:
 // the device where there is one, else the CPU twin.
-harness::query_tests!(step9::Step9, harness::query_checks::Sums::Exact);
+testkit::query_tests!(step9::Step9, testkit::query_checks::Sums::Exact);
 
 fn step7_json(csv: &[u8], q: step7::query::Query<'_>) -> String {
     match step7::query::run(csv, q) {
@@ -163,7 +163,7 @@ fn every_aggregate_as_step_7_min_and_max_on_the_host() {
 #[test]
 fn the_first_error_in_record_order_across_tiles() {
     for (first, expected) in [("value", "invalid_number"), ("width", "field_count")] {
-        let csv = harness::query_checks::two_errors(first);
+        let csv = testkit::query_checks::two_errors(first);
         for g in [GPU, SMALL] {
             let e = step9_json(&csv, Query::default(), g);
             assert_eq!(e, step7_json(&csv, step7::query::Query::default()), "{g:?}");

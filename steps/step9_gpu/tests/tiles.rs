@@ -3,11 +3,11 @@
 //! kind of edge.
 
 mod device_geometry {
-    harness::gate_tests!(step9::Tiled<32, 1024>);
+    testkit::gate_tests!(step9::Tiled<32, 1024>);
 }
 mod one_byte_tiles {
-    harness::gate_tests!(step9::Tiled<1, 1>);
+    testkit::gate_tests!(step9::Tiled<1, 1>);
 }
 mod three_byte_slices_five_a_tile {
-    harness::gate_tests!(step9::Tiled<3, 5>);
+    testkit::gate_tests!(step9::Tiled<3, 5>);
 }

@@ -13,7 +13,7 @@
 
 use std::path::Path;
 
-use harness::measure::thousands;
+use harness::run::measure::thousands;
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

@@ -13,7 +13,7 @@ use benchtool::report::{self, Meta};
 use benchtool::{chart, limit};
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 use harness::Fingerprint;
-use harness::measure::{Measurement, time_runs};
+use harness::run::measure::{Measurement, time_runs};
 
 #[global_allocator]
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
@@ -113,7 +113,7 @@ fn command() -> Command {
 }
 
 fn run_limit(m: &ArgMatches) -> Result<(), String> {
-    let path = harness::cli::bench_input(m.get_one::<PathBuf>("file").map(PathBuf::as_path))
+    let path = harness::run::cli::bench_input(m.get_one::<PathBuf>("file").map(PathBuf::as_path))
         .map_err(|e| e.to_string())?;
     let threads = *m.get_one::<u64>("threads").expect("has a default");
     let runs = *m.get_one::<u32>("runs").expect("has a default");
@@ -146,7 +146,7 @@ fn run_limit(m: &ArgMatches) -> Result<(), String> {
         json["threads"] = threads.into();
         println!("{json}");
     } else {
-        harness::cli::print_measurement(&measurement, false);
+        harness::run::cli::print_measurement(&measurement, false);
     }
     Ok(())
 }

@@ -19,7 +19,7 @@
 
 use std::path::{Path, PathBuf};
 
-use harness::measure::thousands;
+use harness::run::measure::thousands;
 use serde_json::{Value, json};
 
 /// What a row is: a step of the ladder, the csv crate's baseline, or a limit.

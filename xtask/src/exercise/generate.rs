@@ -95,14 +95,20 @@ fn tree(dir: &Path) -> Result<Vec<PathBuf>, String> {
     Ok(out)
 }
 
-/// The integration tests of a step: the `tests/*.rs` names.
+/// The integration test binaries of a step: the `[[test]]` names of its
+/// `Cargo.toml` (`main`, and `alloc` where the step counts allocations).
 fn test_names(step: &Path) -> Result<Vec<String>, String> {
-    let mut names: Vec<String> = tree(&step.join("tests"))?
-        .iter()
-        .filter(|p| p.parent() == Some(&step.join("tests")))
-        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
-        .filter_map(|p| Some(p.file_stem()?.to_str()?.to_string()))
-        .collect();
+    let manifest = std::fs::read_to_string(step.join("Cargo.toml"))
+        .map_err(|e| format!("{}: {e}", step.display()))?;
+    let mut names = Vec::new();
+    let mut in_test = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_test = line == "[[test]]";
+        } else if in_test && let Some(name) = line.strip_prefix("name = ") {
+            names.push(name.trim_matches('"').to_string());
+        }
+    }
     names.sort();
     Ok(names)
 }
@@ -267,7 +273,7 @@ fn manifest_for(e: &Exercise, step: &str, tests: &[String]) -> Result<String, St
         let t = line.trim();
         if t.starts_with('[') {
             section = t.to_string();
-            if section == "[[bench]]" {
+            if section == "[[bench]]" || section == "[[test]]" {
                 continue;
             }
             if section == "[features]" {
@@ -276,11 +282,14 @@ fn manifest_for(e: &Exercise, step: &str, tests: &[String]) -> Result<String, St
                 continue;
             }
         }
-        if section == "[[bench]]" {
+        if section == "[[bench]]" || section == "[[test]]" {
             continue;
         }
         if section == "[package]" && t.starts_with("name = ") {
             out.push_str(&format!("name = \"{}\"\n", e.name));
+            continue;
+        }
+        if section == "[package]" && t == "autotests = false" {
             continue;
         }
         if section == "[package]" && t.starts_with("description = ") {

@@ -1,0 +1,253 @@
+//! The answer of a query: its groups, and how they are printed (JSON, a table, the
+//! One Billion Row Challenge's line), the same for every query step so that any two
+//! can be compared from outside (`--json`).
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use crate::query::Aggs;
+use crate::spec::json::hex;
+
+/// One group of the answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Group {
+    /// `COUNT(*)`: every record of the group, NULL values included.
+    pub count: u64,
+    /// `SUM(value)` over the non-NULL values; `None` when there were none (SQL NULL).
+    pub sum: Option<f64>,
+    /// `MIN(value)`; `None` when there was no non-NULL value (or the step did not
+    /// compute it: the baseline, step 9's device without `--agg min`).
+    pub min: Option<f64>,
+    /// `MAX(value)`, as `min`.
+    pub max: Option<f64>,
+    /// `AVG(value)`: the sum over the non-NULL values divided by their number; from
+    /// an exact sum (steps 7 to 9) rounded once.
+    pub mean: Option<f64>,
+}
+
+impl Group {
+    /// The aggregate `agg` (one of [`Aggs::NAMES`]) as JSON: a number, `null`, or
+    /// `"inf"`/`"-inf"` for a sum that overflowed.
+    fn json(&self, agg: Aggs) -> Value {
+        match agg {
+            Aggs::COUNT => json!(self.count),
+            Aggs::SUM => sum_to_json(self.sum),
+            Aggs::MIN => sum_to_json(self.min),
+            Aggs::MAX => sum_to_json(self.max),
+            _ => sum_to_json(self.mean),
+        }
+    }
+
+    /// The aggregate `agg` as the table shows it: six decimals, or `NULL`.
+    fn text(&self, agg: Aggs) -> String {
+        let number = |v: Option<f64>| v.map_or("NULL".into(), |s| format!("{s:.6}"));
+        match agg {
+            Aggs::COUNT => self.count.to_string(),
+            Aggs::SUM => number(self.sum),
+            Aggs::MIN => number(self.min),
+            Aggs::MAX => number(self.max),
+            _ => number(self.mean),
+        }
+    }
+}
+
+/// The answer: groups by key bytes, in key order.
+pub type Groups = BTreeMap<Vec<u8>, Group>;
+
+/// A key (or any field) as text, without losing a byte: valid UTF-8 as it is but for
+/// the backslash, written `\\`; each byte of an invalid sequence as `\xNN`. So the
+/// key of the byte `0xFF` (`\xff`) and the key of the four characters `\xff`
+/// (`\\xff`) stay two keys. The same text in the table and in JSON.
+pub fn key_text(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(&chunk.valid().replace('\\', "\\\\"));
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{}", hex(&[*b])));
+        }
+    }
+    out
+}
+
+/// The answer as JSON: `{"<key>": {"count": N, "sum": S}, …}`, keys as
+/// [`key_text`] in the order of that text, `sum` `null` for a group without a
+/// non-NULL value (SQL NULL). A finite sum prints as the shortest decimal that reads
+/// back to the same bits; a sum that overflowed `f64` prints as the string `"inf"` or
+/// `"-inf"` (JSON has no infinity, and `null` would read as SQL NULL).
+pub fn groups_to_json(groups: &Groups) -> Value {
+    groups_to_json_with(groups, Aggs::DEFAULT)
+}
+
+/// [`groups_to_json`] with the aggregates `aggs` (`--agg`), named as in
+/// [`Aggs::NAMES`], in that order.
+pub fn groups_to_json_with(groups: &Groups, aggs: Aggs) -> Value {
+    let map: Map<String, Value> = groups
+        .iter()
+        .map(|(key, g)| {
+            let fields: Map<String, Value> = Aggs::NAMES
+                .iter()
+                .filter(|(_, agg)| aggs.has(*agg))
+                .map(|(name, agg)| (name.to_string(), g.json(*agg)))
+                .collect();
+            (key_text(key), Value::Object(fields))
+        })
+        .collect();
+    Value::Object(map)
+}
+
+fn sum_to_json(sum: Option<f64>) -> Value {
+    match sum {
+        None => Value::Null,
+        Some(s) if s.is_finite() => json!(s),
+        Some(s) => Value::String(s.to_string()),
+    }
+}
+
+/// The answer as the One Billion Row Challenge prints it: `{name=min/mean/max, ...}`,
+/// sorted by name, one decimal each, the mean rounded half up as the challenge's
+/// `Math.round(x * 10.0) / 10.0` ([`gen_csv::brc::answer_text`] writes the reference).
+/// The values have one decimal, so ten times the sum and the extremes are integers
+/// that the `f64`s hold exactly (to 2^53 / 10: about 9e14 degrees); the mean is then
+/// computed from integers, rounded once.
+pub fn groups_to_1brc(groups: &Groups) -> String {
+    let tenths_of = |v: Option<f64>| v.map_or(0, |v| (v * 10.0).round() as i64);
+    let parts: Vec<String> = groups
+        .iter()
+        .map(|(key, g)| {
+            let count = g.count.max(1) as i128;
+            let mean = gen_csv::brc::round_half_up(i128::from(tenths_of(g.sum)), count);
+            format!(
+                "{}={}/{}/{}",
+                key_text(key),
+                gen_csv::brc::tenths(tenths_of(g.min)),
+                gen_csv::brc::tenths(mean as i64),
+                gen_csv::brc::tenths(tenths_of(g.max))
+            )
+        })
+        .collect();
+    format!("{{{}}}", parts.join(", "))
+}
+
+/// The answer as an aligned text table: key, count, sum, one group a line.
+pub fn groups_to_table(groups: &Groups, key_column: &str, sum_column: &str) -> String {
+    groups_to_table_with(groups, key_column, sum_column, Aggs::DEFAULT)
+}
+
+/// [`groups_to_table`] with the aggregates `aggs`, one column each.
+pub fn groups_to_table_with(
+    groups: &Groups,
+    key_column: &str,
+    sum_column: &str,
+    aggs: Aggs,
+) -> String {
+    let chosen: Vec<(&str, Aggs)> = Aggs::NAMES
+        .iter()
+        .copied()
+        .filter(|(_, agg)| aggs.has(*agg))
+        .collect();
+    let mut headers = vec![key_column.to_string()];
+    headers.extend(chosen.iter().map(|(name, agg)| match *agg {
+        Aggs::COUNT => "count".to_string(),
+        _ => format!("{name}({sum_column})"),
+    }));
+    let rows: Vec<Vec<String>> = groups
+        .iter()
+        .map(|(key, g)| {
+            let mut row = vec![key_text(key)];
+            row.extend(chosen.iter().map(|(_, agg)| g.text(*agg)));
+            row
+        })
+        .collect();
+    let widths: Vec<usize> = (0..headers.len())
+        .map(|i| {
+            rows.iter()
+                .map(|r| r[i].chars().count())
+                .chain([headers[i].chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: &[String]| {
+        let mut out = format!("{:<w$}", cells[0], w = widths[0]);
+        for (cell, w) in cells.iter().zip(&widths).skip(1) {
+            out += &format!("  {cell:>w$}");
+        }
+        out + "\n"
+    };
+    let mut out = line(&headers);
+    for row in &rows {
+        out += &line(row);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_and_table_of_groups() {
+        let mut groups = Groups::new();
+        groups.insert(
+            b"b".to_vec(),
+            Group {
+                count: 2,
+                sum: Some(0.1 + 0.2),
+                ..Group::default()
+            },
+        );
+        groups.insert(
+            b"a\xff".to_vec(),
+            Group {
+                count: 1,
+                sum: None,
+                ..Group::default()
+            },
+        );
+        let json = groups_to_json(&groups).to_string();
+        assert_eq!(
+            json,
+            r#"{"a\\xff":{"count":1,"sum":null},"b":{"count":2,"sum":0.30000000000000004}}"#
+        );
+        let table = groups_to_table(&groups, "category", "value");
+        assert_eq!(
+            table,
+            "category  count  sum(value)\na\\xff         1        NULL\nb             2    0.300000\n"
+        );
+    }
+
+    #[test]
+    fn no_two_keys_print_alike_and_an_overflowed_sum_is_not_null() {
+        let mut groups = Groups::new();
+        groups.insert(
+            b"\xff".to_vec(),
+            Group {
+                count: 1,
+                sum: Some(f64::INFINITY),
+                ..Group::default()
+            },
+        );
+        groups.insert(
+            b"\\xff".to_vec(),
+            Group {
+                count: 2,
+                sum: Some(f64::NEG_INFINITY),
+                ..Group::default()
+            },
+        );
+        groups.insert(
+            b"a\\b".to_vec(),
+            Group {
+                count: 3,
+                sum: None,
+                ..Group::default()
+            },
+        );
+        let json = groups_to_json(&groups);
+        assert_eq!(json.as_object().unwrap().len(), 3, "{json}");
+        assert_eq!(json[r"\xff"]["sum"], "inf");
+        assert_eq!(json[r"\\xff"]["sum"], "-inf");
+        assert_eq!(json[r"a\\b"]["sum"], Value::Null);
+    }
+}

@@ -1,0 +1,157 @@
+//! The query steps' command line beyond the common options of [`crate::run::cli`]: the
+//! columns (`--group-by`, `--sum`), how the file is read (`--null`, `--no-header`),
+//! what is printed (`--agg`, `--format 1brc`), and the [`Query`] they make.
+//! Re-exported from [`crate::run::cli`].
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+
+use crate::query::{Aggs, Query};
+use crate::run::cli::command;
+use crate::spec::dialect::Dialect;
+use crate::spec::step::Step;
+
+/// [`command`] for a query step (steps 5 to 9): `--json` prints the answer instead of
+/// the row, and [`query_args`] name the query's columns.
+pub fn query_command<S: Step>() -> Command {
+    read_args(query_args(command::<S>().mut_arg("json", |a| {
+        a.help("print the answer (or the error) as JSON instead of the table")
+    })))
+}
+
+/// `command` with the query's options: `--group-by COLUMN` (default `category`) and
+/// `--sum COLUMN` (default `value`), each a name in the header or a 1-based
+/// position, and `--agg LIST`.
+pub fn query_args(command: Command) -> Command {
+    command
+        .arg(
+            Arg::new("group-by")
+                .long("group-by")
+                .value_name("COLUMN")
+                .default_value("category")
+                .help("the column to group by: its name in the header, or its position (1 is the first)"),
+        )
+        .arg(
+            Arg::new("sum")
+                .long("sum")
+                .value_name("COLUMN")
+                .default_value("value")
+                .help("the column to sum: its name in the header, or its position"),
+        )
+        .arg(
+            Arg::new("format")
+                .long("format")
+                .value_parser(["table", "1brc"])
+                .default_value("table")
+                .help("1brc: the One Billion Row Challenge: station;temperature lines, no header, printed as {name=min/mean/max, ...} (sets --delimiter ';' unless given, --no-header, --group-by 1 --sum 2)"),
+        )
+        .arg(
+            Arg::new("agg")
+                .long("agg")
+                .value_name("LIST")
+                .help("the aggregates to show, of count,sum,min,max,mean [default: count,sum]"),
+        )
+}
+
+/// What the query's options say beyond its columns: the `--null` texts and the
+/// `--agg` set.
+#[derive(Clone, Debug, Default)]
+pub struct QueryOptions {
+    /// `--null`.
+    pub nulls: Vec<String>,
+    /// `--agg`.
+    pub aggs: Aggs,
+    /// `--format 1brc`.
+    pub brc: bool,
+}
+
+/// `command` with how the file is read: `--null TEXT` (repeatable) and
+/// `--no-header` (a query step's command has them; step 8's query over a table has
+/// not: its load read the file).
+pub fn read_args(command: Command) -> Command {
+    command
+        .arg(
+            Arg::new("null")
+                .long("null")
+                .allow_hyphen_values(true)
+                .value_name("TEXT")
+                .action(ArgAction::Append)
+                .help("a value that means NULL besides the empty field, e.g. NA (repeat for more)"),
+        )
+        .arg(
+            Arg::new("no-header")
+                .long("no-header")
+                .action(ArgAction::SetTrue)
+                .help(
+                    "the first record is data: name the columns by position (--group-by 1 --sum 2)",
+                ),
+        )
+}
+
+/// The `--null` texts and the `--agg` set.
+///
+/// # Errors
+/// A `--null` text that is itself a number (`-999`): a value could then be both a
+/// number and NULL, and the steps that aggregate on a device decide before they see
+/// `--null`; an `--agg` word that is not an aggregate.
+pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, String> {
+    let nulls: Vec<String> = match matches.try_get_many::<String>("null") {
+        Ok(Some(v)) => v.cloned().collect(),
+        _ => Vec::new(),
+    };
+    if let Some(n) = nulls.iter().find(|n| n.parse::<f64>().is_ok()) {
+        return Err(format!(
+            "--null {n}: that text is a number, so a value could be both; not supported \
+             (remove those rows first, e.g. with grep -v)"
+        ));
+    }
+    let aggs = match matches.try_get_one::<String>("agg") {
+        Ok(Some(list)) => Aggs::parse(list)?,
+        _ => Aggs::DEFAULT,
+    };
+    let brc = matches!(matches.try_get_one::<String>("format"), Ok(Some(f)) if f == "1brc");
+    Ok(QueryOptions { nulls, aggs, brc })
+}
+
+/// The query that `matches` ask for (`options` from [`query_options`]).
+pub fn query<'q>(matches: &'q ArgMatches, options: &'q QueryOptions) -> Query<'q> {
+    let dialect = read_dialect(matches);
+    if options.brc {
+        let given = dialect.is_some()
+            && matches.value_source("delimiter") == Some(clap::parser::ValueSource::CommandLine);
+        return Query {
+            group_by: "1",
+            sum: "2",
+            nulls: &options.nulls,
+            dialect: match dialect {
+                Some(dialect) if given => dialect,
+                _ => Dialect { delimiter: b';' },
+            },
+            header: false,
+            aggs: Aggs::MIN.with(Aggs::MAX).with(Aggs::MEAN),
+        };
+    }
+    Query {
+        group_by: matches
+            .get_one::<String>("group-by")
+            .expect("has a default"),
+        sum: matches.get_one::<String>("sum").expect("has a default"),
+        nulls: &options.nulls,
+        dialect: dialect.unwrap_or_default(),
+        header: !read_no_header(matches),
+        aggs: options.aggs,
+    }
+}
+
+/// `--delimiter`, where the command has it (step 8's query over a table has not: its
+/// load read the file).
+pub fn read_dialect(matches: &ArgMatches) -> Option<Dialect> {
+    match matches.try_get_one::<Dialect>("delimiter") {
+        Ok(Some(&dialect)) => Some(dialect),
+        _ => None,
+    }
+}
+
+/// `--no-header`, false where the command has no such option.
+pub fn read_no_header(matches: &ArgMatches) -> bool {
+    matches!(matches.try_get_one::<bool>("no-header"), Ok(Some(true)))
+}

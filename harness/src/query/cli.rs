@@ -1,0 +1,314 @@
+//! The `main` of a query step, written once: what [`crate::run::cli::run`] is to a parsing
+//! step. A query step implements [`QueryStep`] (how it runs the query over a file,
+//! its own options, the same query on step 1's parser) and its `main` is one line,
+//! `harness::query_cli::run_query::<Step5>()`.
+//!
+//! `stepN [FILE] [--group-by COLUMN] [--sum COLUMN] [--runs N] [--json] [--row-json]
+//! [--records FILE]` plus the step's own options: the gate, then the query `runs`
+//! times, its answer (a table, or JSON with `--json`), the fingerprint of the parse
+//! checked against the reference parser's, the row of the results table (JSON with
+//! `--row-json`), and the speedup over the same query on step 1's parser, whose
+//! answer must be the same.
+//!
+//! Exit status: 0 on success; 1 when the gate fails, the query fails (its error printed,
+//! as JSON with `--json`), or the answer on step 1's parser differs; 2 when the file
+//! cannot be read; a step may add its own (step 9: 3 when a device was required).
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+
+use crate::query::{
+    Aggs, Groups, Query, QueryError, groups_to_1brc, groups_to_json_with, groups_to_table_with,
+};
+use crate::run::cli::{self, Options};
+use crate::run::measure::{Measurement, time_runs};
+use crate::spec::error::Error;
+use crate::spec::step::Step;
+
+/// A query step (5 and later) as the command line drives it.
+pub trait QueryStep: Step {
+    /// What the step's own options decide (threads and chunk size, a device, …).
+    type Config;
+
+    /// The help of `--verbose`, for a step that has it; `None` for one that has not.
+    const VERBOSE: Option<&'static str> = None;
+
+    /// Whether the step times the same query on step 1's parser ([`QueryStep::on_step1`]).
+    const COMPARES_WITH_STEP1: bool = false;
+
+    /// The step's own options, added to the common ones.
+    fn args(command: Command) -> Command {
+        command
+    }
+
+    /// Reads the step's options; called after the gate has passed.
+    ///
+    /// # Errors
+    /// The message and the exit status, when the options cannot be honoured.
+    fn config(matches: &ArgMatches) -> Result<Self::Config, (String, ExitCode)>;
+
+    /// A command of the step's own that is not the query (step 9's `--write-ptx`):
+    /// its exit status when `matches` ask for it, before the gate; `None` otherwise.
+    fn own_command(_matches: &ArgMatches) -> Option<ExitCode> {
+        None
+    }
+
+    /// Runs `query` over the file at `path`, the step's way: one timed run.
+    ///
+    /// # Errors
+    /// [`RunError`] when there is no answer at all (the file cannot be read, the
+    /// device failed); the query's own error inside.
+    fn query_file(
+        path: &Path,
+        query: Query<'_>,
+        config: &Self::Config,
+    ) -> Result<Result<Groups, QueryError>, RunError>;
+
+    /// The same query on step 1's parser, for the speedup and the cross-check, when
+    /// [`QueryStep::COMPARES_WITH_STEP1`]; an error is any failure, described.
+    ///
+    /// # Errors
+    /// The failure in words (the default: the step does not compare).
+    fn on_step1(_path: &Path, _query: Query<'_>) -> Result<Groups, String> {
+        Err(format!(
+            "{} does not compare itself with step 1",
+            Self::NAME
+        ))
+    }
+
+    /// `--verbose`: what the step says about `path` before the timed runs of `query`.
+    fn verbose(_path: &Path, _query: Query<'_>, _config: &Self::Config) {}
+
+    /// What the step says after the timed runs, `times` long (step 9's `--verbose`:
+    /// the last run's stages).
+    fn after_runs(_path: &Path, _config: &Self::Config, _times: &[Duration]) {}
+
+    /// What the row says of the config (`"threads": 2`), in the JSON and in a line
+    /// under the answer; empty for a step without options.
+    fn describe(_config: &Self::Config) -> Vec<(&'static str, serde_json::Value)> {
+        Vec::new()
+    }
+}
+
+/// Why a run gave no answer at all (a query's own error is an answer, [`QueryError`]).
+#[derive(Debug)]
+pub enum RunError {
+    /// The file could not be read: exit status 2.
+    File(Error),
+    /// The step's own machinery failed (step 9: a CUDA call), in words: exit status 1.
+    Step(String),
+}
+
+impl From<Error> for RunError {
+    fn from(e: Error) -> RunError {
+        RunError::File(e)
+    }
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::File(e) => e.fmt(f),
+            RunError::Step(message) => f.write_str(message),
+        }
+    }
+}
+
+/// Prints `e` after the step's name and returns its exit status.
+fn run_failed<S: QueryStep>(e: &RunError) -> ExitCode {
+    match e {
+        RunError::File(e) => cli::fail(S::NAME, e),
+        RunError::Step(message) => {
+            eprintln!("{}: {message}", S::NAME);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The clap command of `S`: the query's options and the step's own.
+pub fn command<S: QueryStep>() -> Command {
+    let command = S::args(cli::query_command::<S>());
+    match S::VERBOSE {
+        Some(help) => command.arg(
+            Arg::new("verbose")
+                .long("verbose")
+                .action(ArgAction::SetTrue)
+                .help(help),
+        ),
+        None => command,
+    }
+}
+
+/// The whole `main` of a query step.
+pub fn run_query<S: QueryStep>() -> ExitCode {
+    let matches = command::<S>().get_matches();
+    if let Some(code) = S::own_command(&matches) {
+        return code;
+    }
+    let options = Options::from_matches(&matches);
+    if let Some(path) = &options.records {
+        return cli::dump_records::<S>(path, options.dialect);
+    }
+    let path = match cli::bench_input(options.file.as_deref()) {
+        Ok(path) => path,
+        Err(e) => return cli::fail(S::NAME, &e),
+    };
+    if !cli::gate_passes::<S>() {
+        return ExitCode::FAILURE;
+    }
+    let config = match S::config(&matches) {
+        Ok(config) => config,
+        Err((message, code)) => {
+            eprintln!("{}: {message}", S::NAME);
+            return code;
+        }
+    };
+    let read = match cli::query_options(&matches) {
+        Ok(read) => read,
+        Err(message) => {
+            eprintln!("{}: {message}", S::NAME);
+            return ExitCode::from(2);
+        }
+    };
+    let query = cli::query(&matches, &read);
+    if S::VERBOSE.is_some() && matches.get_flag("verbose") {
+        S::verbose(&path, query, &config);
+    }
+    match run::<S>(&path, &options, &read, query, &config) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(code) => code,
+    }
+}
+
+fn run<S: QueryStep>(
+    path: &Path,
+    options: &Options,
+    read: &cli::QueryOptions,
+    query: Query<'_>,
+    config: &S::Config,
+) -> Result<(), ExitCode> {
+    let (answers, times, allocs) = time_runs(options.runs, || {
+        S::query_file(path, query, config).map_err(|e| run_failed::<S>(&e))
+    })?;
+    S::after_runs(path, config, &times);
+    let groups = match &answers[0] {
+        Ok(groups) => groups,
+        Err(e) => return Err(report::<S>(e, options.json)),
+    };
+    if options.json {
+        println!("{}", groups_to_json_with(groups, query.aggs));
+        return Ok(());
+    }
+    if read.brc && !options.row_json {
+        println!("{}", groups_to_1brc(groups));
+        return Ok(());
+    }
+    // The parse's fingerprint must be the reference parser's, as for every step.
+    let parsed = cli::time_pass::<S>(path, 1, query.dialect).map_err(|message| {
+        eprintln!("{}: {message}", S::NAME);
+        ExitCode::FAILURE
+    })?;
+    let m = Measurement {
+        times,
+        allocs,
+        ..parsed
+    };
+    let step1_best = step1_speed::<S>(path, query, groups, options.runs)?;
+    let described = S::describe(config);
+    if options.row_json {
+        let mut json = m.to_json();
+        if let Some(best) = step1_best {
+            json["step1_query_best_s"] = best.into();
+            json["speedup_over_step1"] = (best / m.best().as_secs_f64()).into();
+        }
+        for (key, value) in described {
+            json[key] = value;
+        }
+        println!("{json}");
+        return Ok(());
+    }
+    print_answer(path, query, groups);
+    for (key, value) in described {
+        match value {
+            serde_json::Value::String(text) => println!("{key}: {text}"),
+            value => println!("{key}: {value}"),
+        }
+    }
+    cli::print_measurement(&m, false);
+    if let Some(best) = step1_best {
+        let dev = if crate::run::measure::BUILD == "release" {
+            ""
+        } else {
+            " (a dev build: not representative either)"
+        };
+        println!(
+            "\nthe same query on step 1's parser: best {best:.3} s; step {} is {:.1}x faster{dev}",
+            S::NUMBER,
+            best / m.best().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// Prints the query as SQL and its answer as a table: what every query binary shows.
+pub fn print_answer(path: &Path, query: Query<'_>, groups: &Groups) {
+    let aggs: Vec<String> = Aggs::NAMES
+        .iter()
+        .filter(|(_, agg)| query.aggs.has(*agg))
+        .map(|(name, agg)| match *agg {
+            Aggs::COUNT => "COUNT(*)".to_string(),
+            Aggs::MEAN => format!("AVG({})", query.sum),
+            _ => format!("{}({})", name.to_uppercase(), query.sum),
+        })
+        .collect();
+    println!(
+        "\nSELECT {}, {} FROM {} GROUP BY {}\n",
+        query.group_by,
+        aggs.join(", "),
+        path.display(),
+        query.group_by
+    );
+    println!(
+        "{}",
+        groups_to_table_with(groups, query.group_by, query.sum, query.aggs)
+    );
+}
+
+/// Times the same query on step 1's parser and checks that it gives the same answer,
+/// JSON for JSON (the first cross-check, also a test). Its best time in seconds, or
+/// `None` for a step that does not compare itself with step 1.
+fn step1_speed<S: QueryStep>(
+    path: &Path,
+    query: Query<'_>,
+    expected: &Groups,
+    runs: u32,
+) -> Result<Option<f64>, ExitCode> {
+    if !S::COMPARES_WITH_STEP1 {
+        return Ok(None);
+    }
+    let (answers, times, _) = time_runs(runs, || Ok::<_, ExitCode>(S::on_step1(path, query)))?;
+    for answer in &answers {
+        let same = matches!(answer, Ok(groups) if groups_to_json_with(groups, query.aggs) == groups_to_json_with(expected, query.aggs));
+        if !same {
+            eprintln!(
+                "{}: the same query on step 1's parser gives another answer: {answer:?}",
+                S::NAME
+            );
+            return Err(ExitCode::FAILURE);
+        }
+    }
+    Ok(times.iter().min().map(|t| t.as_secs_f64()))
+}
+
+/// Prints a query error (as JSON with `--json`) and returns the exit status.
+fn report<S: QueryStep>(e: &QueryError, json: bool) -> ExitCode {
+    if json {
+        println!("{}", e.to_json());
+    } else {
+        eprintln!("{}: {e}", S::NAME);
+    }
+    ExitCode::FAILURE
+}

@@ -1,0 +1,6 @@
+//! step1's tests, in one binary: a module per family. (A file under `tests/` is
+//! a module here, not a binary of its own: `autotests = false` in `Cargo.toml`, so
+//! that the crate links one test binary instead of one per file.)
+
+mod bad_input_cli;
+mod gate;

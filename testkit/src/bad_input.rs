@@ -1,0 +1,479 @@
+//! Bad input through a step's binary: a clear error or the right answer, never a
+//! panic, nothing lost. One helper for every step: `tests/bad_input_cli.rs` of a step
+//! is `harness::bad_input_tests!(env!("CARGO_BIN_EXE_stepN"));`, one test per case.
+//!
+//! The binary's kind decides what a case gives: a parsing step measures (and prints
+//! the fingerprint); a query step (its `--help` has `--group-by`) answers the query
+//! of `category` and `value`. `--records` is the same for both. The book's dialect
+//! chapter lists what each case gives; every step must give it.
+//!
+//! Measuring runs the gate first (seconds in a debug build), so each case makes few
+//! measuring runs. The case over 4 GiB is opt-in: see [`over_4_gib`].
+
+use std::fs::File;
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use harness::run::measure::thousands;
+use harness::spec::json::to_json;
+use harness::spec::reference;
+
+pub use crate::file_kind::{another_delimiter, compressed_or_utf16_file};
+
+/// One test per case for the step binary at `$bin` (`env!("CARGO_BIN_EXE_stepN")`).
+#[macro_export]
+macro_rules! bad_input_tests {
+    ($bin:expr) => {
+        $crate::__bad_input_tests!($bin;
+            empty_file, one_quote, unterminated_quote_at_the_end, nul_bytes,
+            invalid_utf8_key, missing_path, directory, unreadable_file, field_of_100_mb,
+            truncated_while_mapped, compressed_or_utf16_file, another_delimiter);
+        #[test]
+        #[ignore = "writes a sparse file over 4 GiB (it takes no disk space) and reads it all: \
+                    BAD_INPUT_4GIB=1 cargo test --release --test main -- --ignored over_4_gib"]
+        fn over_4_gib() {
+            $crate::bad_input::over_4_gib(::std::path::Path::new($bin));
+        }
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __bad_input_tests {
+    ($bin:expr; $($case:ident),*) => {
+        $(
+            #[test]
+            fn $case() {
+                $crate::bad_input::$case(::std::path::Path::new($bin));
+            }
+        )*
+    };
+}
+
+/// What a step binary does with a file in its measuring mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Parses, checks the fingerprint and prints the row.
+    Parse,
+    /// Runs `SELECT category, COUNT(*), SUM(value) ... GROUP BY category`.
+    Query,
+}
+
+impl Kind {
+    /// The kind of the binary at `bin`, from its `--help`.
+    pub fn of(bin: &Path) -> Kind {
+        let help = run(bin, &["--help"]);
+        if String::from_utf8_lossy(&help.stdout).contains("--group-by") {
+            Kind::Query
+        } else {
+            Kind::Parse
+        }
+    }
+}
+
+pub(crate) fn run(bin: &Path, args: &[&str]) -> Output {
+    Command::new(bin)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()))
+}
+
+pub(crate) fn run_on(bin: &Path, file: &Path, args: &[&str]) -> Output {
+    Command::new(bin)
+        .arg(file)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()))
+}
+
+pub(crate) fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Asserts the exit status, and that stderr holds every one of `needles`.
+pub(crate) fn expect(out: &Output, code: i32, needles: &[&str], what: &str) {
+    let stderr = text(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{what}: {:?}\n{stderr}",
+        out.status
+    );
+    for needle in needles {
+        assert!(
+            stderr.contains(needle),
+            "{what}: stderr lacks {needle:?}:\n{stderr}"
+        );
+    }
+    assert!(!stderr.contains("panicked"), "{what}: a panic:\n{stderr}");
+}
+
+/// A file in the temp dir, named for the binary and the case, removed on drop.
+pub(crate) struct TempFile(pub(crate) PathBuf);
+
+impl TempFile {
+    fn new(bin: &Path, case: &str) -> TempFile {
+        let name = bin
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let path = std::env::temp_dir().join(format!(
+            "bad-input-{name}-{case}-{}.csv",
+            std::process::id()
+        ));
+        TempFile(path)
+    }
+
+    pub(crate) fn with(bin: &Path, case: &str, bytes: &[u8]) -> TempFile {
+        let file = TempFile::new(bin, case);
+        std::fs::write(&file.0, bytes).unwrap();
+        file
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// `--records FILE` prints what the reference parser gives, errors included.
+fn records_match_reference(bin: &Path, file: &Path, bytes: &[u8]) {
+    let out = run(bin, &["--records", file.to_str().unwrap()]);
+    expect(&out, 0, &[], "--records");
+    assert_eq!(
+        text(&out.stdout),
+        to_json(&reference::parse(bytes)),
+        "--records"
+    );
+}
+
+/// An empty file: zero records. A parsing step measures it (exit 0); a query step has
+/// no header to find its columns in (exit 1, `no_header`).
+pub fn empty_file(bin: &Path) {
+    let file = TempFile::with(bin, "empty", b"");
+    let out = run(bin, &["--records", file.0.to_str().unwrap()]);
+    assert_eq!(text(&out.stdout), "[]\n");
+    let out = run_on(bin, &file.0, &["--runs", "1"]);
+    match Kind::of(bin) {
+        Kind::Parse => {
+            expect(
+                &out,
+                0,
+                &["fingerprint: 0 records, 0 fields, 0 bytes"],
+                "empty",
+            );
+            // The binary is built in the test's profile: a dev build says so under its row.
+            assert_eq!(
+                text(&out.stdout).contains("note: a dev build"),
+                cfg!(debug_assertions),
+                "{}",
+                text(&out.stdout)
+            );
+        }
+        Kind::Query => expect(
+            &out,
+            1,
+            &["the input is empty: there is no header"],
+            "empty",
+        ),
+    }
+}
+
+/// A file of one quote: the quoted field opened at byte 0 never closes.
+pub fn one_quote(bin: &Path) {
+    let file = TempFile::with(bin, "one-quote", b"\"");
+    let out = run(bin, &["--records", file.0.to_str().unwrap()]);
+    expect(&out, 0, &[], "one quote");
+    assert_eq!(
+        text(&out.stdout),
+        "{\"error\":\"unterminated_quote\",\"record\":0,\"byte\":0}\n"
+    );
+}
+
+/// A quote opened in the last record and never closed: the error names its record,
+/// its line and its byte, in `--records` and in the measuring mode (exit 1).
+pub fn unterminated_quote_at_the_end(bin: &Path) {
+    let file = TempFile::with(bin, "open-quote", b"category,value\na,1\nb,2\n\"c,3\n");
+    let out = run(bin, &["--records", file.0.to_str().unwrap()]);
+    assert_eq!(
+        text(&out.stdout),
+        "{\"error\":\"unterminated_quote\",\"record\":3,\"byte\":23}\n"
+    );
+    let out = run_on(bin, &file.0, &["--runs", "1"]);
+    expect(
+        &out,
+        1,
+        &["unterminated quote", "byte 23 (line 4, record 3)"],
+        "open quote",
+    );
+}
+
+/// NUL bytes are data like any other byte, quoted or not.
+pub fn nul_bytes(bin: &Path) {
+    let bytes = b"category,value,x\na\0b,1,\0\n\0,2,\"\0\0\"\n";
+    let file = TempFile::with(bin, "nul", bytes);
+    records_match_reference(bin, &file.0, bytes);
+    if Kind::of(bin) == Kind::Query {
+        let out = run_on(bin, &file.0, &["--runs", "1", "--json"]);
+        expect(&out, 0, &[], "NUL keys");
+        assert_eq!(
+            text(&out.stdout).trim(),
+            r#"{"\u0000":{"count":1,"sum":2.0},"a\u0000b":{"count":1,"sum":1.0}}"#
+        );
+    }
+}
+
+/// Bytes that are not UTF-8: `--records` prints them as hex; a query keeps such a
+/// key as a group of its own and prints its invalid bytes as `\xNN` (JSON objects are
+/// in the order of that text, so `\xff` comes before `caf\xe9`).
+pub fn invalid_utf8_key(bin: &Path) {
+    let bytes = b"category,value\ncaf\xe9,1\n\xff,2\ncaf\xe9,0.5\n";
+    let file = TempFile::with(bin, "utf8", bytes);
+    records_match_reference(bin, &file.0, bytes);
+    if Kind::of(bin) == Kind::Query {
+        let out = run_on(bin, &file.0, &["--runs", "1", "--json"]);
+        expect(&out, 0, &[], "invalid UTF-8 key");
+        assert_eq!(
+            text(&out.stdout).trim(),
+            r#"{"\\xff":{"count":1,"sum":2.0},"caf\\xe9":{"count":2,"sum":1.5}}"#
+        );
+    }
+}
+
+/// A path that does not exist: exit 2, naming the path, before the gate.
+pub fn missing_path(bin: &Path) {
+    let path = std::env::temp_dir().join("bad-input-no-such-dir/no-such-file.csv");
+    let shown = path.display().to_string();
+    let needles = ["cannot read", shown.as_str(), "No such file or directory"];
+    expect(&run_on(bin, &path, &[]), 2, &needles, "missing path");
+    expect(
+        &run(bin, &["--records", &shown]),
+        2,
+        &needles,
+        "--records missing path",
+    );
+}
+
+/// A directory: exit 2, "is a directory", before the gate.
+pub fn directory(bin: &Path) {
+    let dir = std::env::temp_dir();
+    let shown = dir.display().to_string();
+    let out = run_on(bin, &dir, &[]);
+    expect(
+        &out,
+        2,
+        &["cannot read", shown.as_str(), "is a directory"],
+        "directory",
+    );
+    let out = run(bin, &["--records", &shown]);
+    expect(
+        &out,
+        2,
+        &["cannot read", "directory"],
+        "--records directory",
+    );
+}
+
+/// A file without read permission: exit 2, "Permission denied". Skipped, with a
+/// line saying so, where the tests run as root (root reads it anyway).
+pub fn unreadable_file(bin: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let file = TempFile::with(bin, "unreadable", b"a,b\n");
+    std::fs::set_permissions(&file.0, std::fs::Permissions::from_mode(0o000)).unwrap();
+    if std::fs::read(&file.0).is_ok() {
+        eprintln!("SKIPPED unreadable_file: this process reads a mode-000 file anyway (root?)");
+        return;
+    }
+    let needles = ["cannot read", "Permission denied"];
+    expect(&run_on(bin, &file.0, &[]), 2, &needles, "unreadable");
+    expect(
+        &run(bin, &["--records", file.0.to_str().unwrap()]),
+        2,
+        &needles,
+        "--records unreadable",
+    );
+}
+
+/// One quoted field of 100 MB (with delimiters, doubled quotes and CR LFs inside):
+/// measured like any file, with the reference parser's fingerprint.
+pub fn field_of_100_mb(bin: &Path) {
+    // 1000 bytes, 999 cooked: `ab,""` CR LF and 993 x's; 100,000 of them.
+    let block = [&b"ab,\"\"\r\n"[..], &[b'x'; 993]].concat();
+    let mut bytes = b"category,value,blob\na,1,\"".to_vec();
+    bytes.extend_from_slice(&block.repeat(100_000));
+    bytes.extend_from_slice(b"\"\n");
+    let file = TempFile::with(bin, "100mb", &bytes);
+    drop(bytes);
+    let cooked = 17 + 2 + 999 * 100_000;
+    match Kind::of(bin) {
+        Kind::Parse => {
+            let line = format!(
+                "fingerprint: 2 records, 6 fields, {} bytes",
+                thousands(cooked)
+            );
+            expect(
+                &run_on(bin, &file.0, &["--runs", "1"]),
+                0,
+                &[&line],
+                "100 MB field",
+            );
+        }
+        Kind::Query => {
+            let out = run_on(bin, &file.0, &["--runs", "1", "--json"]);
+            expect(&out, 0, &[], "100 MB field");
+            assert_eq!(text(&out.stdout).trim(), r#"{"a":{"count":1,"sum":1.0}}"#);
+        }
+    }
+}
+
+/// The file shrinks while the binary has it mapped: one line naming the file and the
+/// cause, exit status 135, instead of a bare "Bus error". A step that reads instead of
+/// mapping (step 1) never maps it; then the run must just succeed.
+pub fn truncated_while_mapped(bin: &Path) {
+    // A file every step reads to its end, the query steps included (their columns, valid
+    // numbers), so that it stays mapped for the whole of each run: a query that failed
+    // at the header would unmap it in microseconds, too fast for this test to see.
+    let mut bytes = b"category,value\n".to_vec();
+    bytes.extend(b"abcdefghijklmnopqrstuvwxyz,1\n".repeat(999_999));
+    let file = TempFile::with(bin, "truncated", &bytes);
+    let mut child = Command::new(bin)
+        .arg(&file.0)
+        .args(["--runs", "5"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id().to_string();
+    let maps = format!("/proc/{pid}/maps");
+    let name = file.0.display().to_string();
+    let mapped = || std::fs::read_to_string(&maps).is_ok_and(|m| m.contains(&name));
+    let signal = |sig: &str| {
+        let ok = Command::new("kill").args([sig, &pid]).status().unwrap();
+        assert!(ok.success());
+    };
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut truncated = false;
+    while !truncated && Instant::now() < deadline && child.try_wait().unwrap().is_none() {
+        if mapped() {
+            signal("-STOP");
+            if mapped() {
+                File::options()
+                    .write(true)
+                    .open(&file.0)
+                    .unwrap()
+                    .set_len(0)
+                    .unwrap();
+                truncated = true;
+            }
+            signal("-CONT");
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+    let out = child.wait_with_output().unwrap();
+    if truncated {
+        let needles = [
+            name.as_str(),
+            "changed size while it was mapped (SIGBUS)",
+            "step 2 chapter",
+        ];
+        expect(&out, 135, &needles, "truncated while mapped");
+    } else {
+        eprintln!(
+            "{} never mapped {name}: it reads its input, no SIGBUS possible",
+            bin.display()
+        );
+        expect(&out, 0, &["fingerprint: 1,000,000 records"], "never mapped");
+    }
+}
+
+/// A sparse file of 4 GiB and 16 MiB, with records every 16 MiB and real records past
+/// 2^32 at its end, valid and then with a quote left open at byte 2^32 + 16 MiB - 2:
+/// no step may overflow a 32-bit offset. Costs almost no disk, but every step reads
+/// it all (`--records` and the reference parser hold it in memory: up to 8 GiB of RAM),
+/// so it is opt-in:
+/// `BAD_INPUT_4GIB=1 cargo test --release --test main -- --ignored over_4_gib` in a
+/// step's directory (or `-p stepN`).
+pub fn over_4_gib(bin: &Path) {
+    if std::env::var_os("BAD_INPUT_4GIB").is_none() {
+        eprintln!("SKIPPED over_4_gib: set BAD_INPUT_4GIB=1 (and use --release)");
+        return;
+    }
+    const GAP: u64 = 16 << 20;
+    let len = (1u64 << 32) + GAP;
+    let tail = b"\na,1.5,x\nb,2,y\n";
+    let file = TempFile::new(bin, "4gib");
+    let mut f = File::create(&file.0).unwrap();
+    f.set_len(len).unwrap();
+    f.write_all(b"category,value,blob\nk,1,").unwrap();
+    let mut records = 2; // the header, and the first record
+    let mut at = GAP;
+    while at + GAP < len {
+        f.seek(SeekFrom::Start(at)).unwrap();
+        f.write_all(b"\nk,1,").unwrap();
+        records += 1;
+        at += GAP;
+    }
+    let tail_at = len - tail.len() as u64;
+    f.seek(SeekFrom::Start(tail_at)).unwrap();
+    f.write_all(tail).unwrap();
+    drop(f);
+    records += 2;
+    // Every record ends in an LF and has two delimiters; no quotes, no CR.
+    let cooked = len - 3 * records;
+    let start = Instant::now();
+    match Kind::of(bin) {
+        Kind::Parse => {
+            let line = format!(
+                "fingerprint: {} records, {} fields, {} bytes",
+                thousands(records),
+                thousands(3 * records),
+                thousands(cooked)
+            );
+            expect(
+                &run_on(bin, &file.0, &["--runs", "1"]),
+                0,
+                &[&line],
+                "4 GiB",
+            );
+        }
+        Kind::Query => {
+            let out = run_on(bin, &file.0, &["--runs", "1", "--json"]);
+            expect(&out, 0, &[], "4 GiB");
+            let k = records - 3;
+            let want = format!(
+                r#"{{"a":{{"count":1,"sum":1.5}},"b":{{"count":1,"sum":2.0}},"k":{{"count":{k},"sum":{k}.0}}}}"#
+            );
+            assert_eq!(text(&out.stdout).trim(), want);
+        }
+    }
+    eprintln!(
+        "over_4_gib: valid file in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    // The same file with a quote left open in its last record, past 2^32: the step's
+    // own error through `--records`, and the measuring mode's message.
+    let mut f = File::options().write(true).open(&file.0).unwrap();
+    f.seek(SeekFrom::Start(len - 2)).unwrap();
+    f.write_all(b"\"y").unwrap();
+    drop(f);
+    let (record, byte) = (records - 1, len - 2);
+    let out = run(bin, &["--records", file.0.to_str().unwrap()]);
+    assert_eq!(
+        text(&out.stdout),
+        format!("{{\"error\":\"unterminated_quote\",\"record\":{record},\"byte\":{byte}}}\n")
+    );
+    let needle = format!("byte {byte} (line {records}, record {record})");
+    expect(
+        &run_on(bin, &file.0, &["--runs", "1"]),
+        1,
+        &["unterminated quote", &needle],
+        "4 GiB open quote",
+    );
+    eprintln!(
+        "over_4_gib: both files in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+}
