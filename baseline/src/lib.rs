@@ -85,13 +85,13 @@
 //! | row | MB/s | Mrows/s | heap allocs/pass | runs (MB/s) |
 //! |---|---:|---:|---:|---|
 //! | 5 step5 (its query) | 649 | 13.2 | 76 | 628, 649, 624 |
-//! | 6 step6 (its query) | 756 | 15.3 | 76 | 719, 745, 756 |
+//! | 6 step7 (its query) | 756 | 15.3 | 76 | 719, 745, 756 |
 //! | baseline (csv crate), the pass | 583 | 11.8 | 16 | 583, 562, 458 |
 //! | baseline query (csv crate) | 407 | 8.2 | 93 | 402, 372, 407 |
 //!
 //! So in that run step 5's query is 1.6 times the csv crate's (649 against 407 MB/s,
-//! best for best) and step 6's 1.9 times. The ratio moves between sittings on this
-//! shared machine: an earlier full run the same day (before step 6 existed) gave
+//! best for best) and step 7's 1.9 times. The ratio moves between sittings on this
+//! shared machine: an earlier full run the same day (before step 7 existed) gave
 //! step 5 566 and the baseline's query 460 MB/s, 1.2 times. In both, the query costs
 //! the csv crate about 30% of its pass's speed (407 against 583, 460 against 647
 //! MB/s): a number parse and a table lookup per record. Step 5 measures its own

@@ -1,7 +1,8 @@
 #![no_main]
 fuzz::parse_target!(
     step7::Step7,
-    step7::Chunked<1, 2>,
-    step7::Chunked<7, 3>,
-    step7::Chunked<64, 1>
+    step7::With<step7::force::Scalar>,
+    step7::With<step7::force::Portable>,
+    step7::With<step7::force::Sse2>,
+    step7::With<step7::force::Avx2>
 );

@@ -5,14 +5,14 @@
 //! delimiter at each position around the 64-byte boundaries. A tier the CPU lacks
 //! runs as `portable` (and says so on stderr).
 //!
-//! The family needs what steps 6, 7 and 8 carry alike: `blocks::{masks, prefix_xor,
+//! The family needs what steps 7, 8 and 9 carry alike: `blocks::{masks, prefix_xor,
 //! prefix_xor_shifts, BLOCK, Tier}`, a `Parser` with `for_each_record_in(tier, ..)`
 //! and `stats()`, and `With<force::Scalar>` (and the other tiers) on the `Step`
 //! interface.
 //!
 //! ```text
-//! // steps/step6_simd/tests/tiers.rs
-//! harness::simd_tier_tests!(step6, Step6);
+//! // steps/step7_cost/tests/tiers.rs
+//! harness::simd_tier_tests!(step7, Step7);
 //! ```
 
 /// The family of tier tests for the crate `$krate`, whose `Step` is `$krate::$step`.

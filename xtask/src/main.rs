@@ -1,9 +1,9 @@
 //! Project chores, so that local equals CI.
 //!
 //! - `cargo x ci`: exactly what `.ci/run` runs, in the same order: format check,
-//!   clippy, the tests (the README's test command), step 8's Arrow and Parquet
-//!   exports (features `arrow` and `parquet`: clippy and their tests), step 6's tests under
-//!   AddressSanitizer, step 9's kernels compiled by NVRTC (no GPU needed;
+//!   clippy, the tests (the README's test command), step 9's Arrow and Parquet
+//!   exports (features `arrow` and `parquet`: clippy and their tests), step 7's tests under
+//!   AddressSanitizer, step 10's kernels compiled by NVRTC (no GPU needed;
 //!   `NVRTC_LIB_DIR` from `.ci/install-nvrtc.sh`), a smoke run of every step binary on
 //!   a small generated file and a `--records` check of every conformance case through
 //!   every step binary, the peers' answer check (`tools/peers/test_peers.py`),
@@ -20,7 +20,7 @@
 //! - `cargo x fuzz [SECONDS]`: builds the fuzz targets of `fuzz/` (nightly,
 //!   AddressSanitizer), seeds each one's corpus with `data/conformance/*.csv`, then runs
 //!   each for SECONDS (default 20). A crash fails it; see `fuzz/README.md`.
-//! - `cargo x nvrtc`: step 9's kernels compiled by NVRTC (the CI stage alone).
+//! - `cargo x nvrtc`: step 10's kernels compiled by NVRTC (the CI stage alone).
 //! - `cargo x msrv`: every member's `rust-version` covers its dependencies' (and
 //!   clippy's `incompatible_msrv`, in the clippy stage, covers its own code).
 //! - `cargo x book`: checks every `{{#include}}` of the book (file and anchor exist;
@@ -57,7 +57,7 @@ fn main() -> ExitCode {
         ["diff", a, b] => diff::diff(&root, a, b),
         ["book"] => book::book(&root),
         ["msrv"] => msrv::check(&root),
-        ["nvrtc"] => nvrtc_step9(&root),
+        ["nvrtc"] => nvrtc_step10(&root),
         ["fuzz"] => fuzz::fuzz(&root, CI_FUZZ_SECONDS),
         ["fuzz", seconds] => match seconds.parse() {
             Ok(seconds) => fuzz::fuzz(&root, seconds),
@@ -148,7 +148,7 @@ fn ci(root: &Path) -> Result<(), String> {
         ],
     )?;
     msrv::check(root)?;
-    // The README's test command. REQUIRE_CXX=1: step 9's kernels run on the host's C++
+    // The README's test command. REQUIRE_CXX=1: step 10's kernels run on the host's C++
     // compiler (`tests/kernels_on_host.rs`), which must not skip in CI. CSV_FULL_TESTS=1:
     // the slow checks at their full size (`testkit::query_checks::full_tests`).
     run_env(
@@ -160,9 +160,9 @@ fn ci(root: &Path) -> Result<(), String> {
     // The workshop's exercises: generated equals committed, every stub red, every
     // solution green.
     exercise::exercise(root, &["verify"])?;
-    arrow_step8(root)?;
-    asan_step6(root)?;
-    nvrtc_step9(root)?;
+    arrow_step9(root)?;
+    asan_step7(root)?;
+    nvrtc_step10(root)?;
     smoke(root)?;
     // The whole bench pipeline on a small file: every step, the baseline, the limit,
     // the peers (installed from PyPI on first use; REQUIRE_PEERS=1: a failed install
@@ -193,11 +193,11 @@ fn ci(root: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Step 8's Arrow and Parquet exports, which sit behind the features `arrow` and
-/// `parquet` (off by default, so that `cargo run -p step8` does not build those
+/// Step 9's Arrow and Parquet exports, which sit behind the features `arrow` and
+/// `parquet` (off by default, so that `cargo run -p step9` does not build those
 /// crates): clippy and their tests.
-fn arrow_step8(root: &Path) -> Result<(), String> {
-    let features = ["-p", "step8", "--features", "arrow,parquet"];
+fn arrow_step9(root: &Path) -> Result<(), String> {
+    let features = ["-p", "step9", "--features", "arrow,parquet"];
     run(
         root,
         "cargo",
@@ -220,11 +220,11 @@ fn arrow_step8(root: &Path) -> Result<(), String> {
     )
 }
 
-/// Step 9's kernels compiled by NVRTC for compute_80 and compute_90, with no GPU:
+/// Step 10's kernels compiled by NVRTC for compute_80 and compute_90, with no GPU:
 /// `tests/nvrtc.rs` with `REQUIRE_NVRTC=1`, so that a missing library fails here
 /// instead of skipping. The library is the folder `NVRTC_LIB_DIR`, which `.ci/run`
 /// sets from `.ci/install-nvrtc.sh` (run that script once to run this locally).
-fn nvrtc_step9(root: &Path) -> Result<(), String> {
+fn nvrtc_step10(root: &Path) -> Result<(), String> {
     let dir = std::env::var("NVRTC_LIB_DIR").map_err(|_| {
         "NVRTC_LIB_DIR is not set: export NVRTC_LIB_DIR=\"$(bash .ci/install-nvrtc.sh)\" (what .ci/run does)"
             .to_string()
@@ -234,28 +234,28 @@ fn nvrtc_step9(root: &Path) -> Result<(), String> {
         _ => dir,
     };
     println!(
-        "\n==> REQUIRE_NVRTC=1 LD_LIBRARY_PATH={library_path} cargo test -p step9 --test nvrtc"
+        "\n==> REQUIRE_NVRTC=1 LD_LIBRARY_PATH={library_path} cargo test -p step10 --test nvrtc"
     );
     let status = Command::new("cargo")
         .current_dir(root)
         .env("REQUIRE_NVRTC", "1")
         .env("LD_LIBRARY_PATH", &library_path)
-        .args(["test", "-p", "step9", "--test", "nvrtc"])
+        .args(["test", "-p", "step10", "--test", "nvrtc"])
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("step 9's NVRTC test failed ({status})"))
+        Err(format!("step 10's NVRTC test failed ({status})"))
     }
 }
 
-/// Step 6's tests under AddressSanitizer (nightly): its SIMD loads are `unsafe`, and
+/// Step 7's tests under AddressSanitizer (nightly): its SIMD loads are `unsafe`, and
 /// ASan catches a load past the input or the tail's stack buffer. Its own target
 /// directory, so the instrumented build does not replace the ordinary one.
-fn asan_step6(root: &Path) -> Result<(), String> {
+fn asan_step7(root: &Path) -> Result<(), String> {
     println!(
-        "\n==> RUSTFLAGS=-Zsanitizer=address cargo +nightly test --target x86_64-unknown-linux-gnu -p step6 --lib --tests"
+        "\n==> RUSTFLAGS=-Zsanitizer=address cargo +nightly test --target x86_64-unknown-linux-gnu -p step7 --lib --tests"
     );
     let status = Command::new("cargo")
         .current_dir(root)
@@ -267,7 +267,7 @@ fn asan_step6(root: &Path) -> Result<(), String> {
             "--target",
             "x86_64-unknown-linux-gnu",
             "-p",
-            "step6",
+            "step7",
             "--lib",
             "--tests",
         ])
@@ -275,7 +275,7 @@ fn asan_step6(root: &Path) -> Result<(), String> {
         .map_err(|e| format!("cannot run cargo +nightly: {e}"))?;
     if !status.success() {
         return Err(format!(
-            "step 6's tests under AddressSanitizer failed: {status}"
+            "step 7's tests under AddressSanitizer failed: {status}"
         ));
     }
     Ok(())

@@ -37,7 +37,7 @@ pub struct Query<'q> {
     /// Whether the first record is a header (`--no-header`: false, and the columns
     /// are named by position).
     pub header: bool,
-    /// The aggregates printed (`--agg`); every step computes them all but step 9's
+    /// The aggregates printed (`--agg`); every step computes them all but step 10's
     /// device, which leaves MIN and MAX to the host when they are asked for.
     pub aggs: Aggs,
 }
@@ -161,7 +161,7 @@ impl Query<'_> {
     }
 
     // Out of line: inlined, its slicing cost the fast path of a query without
-    // `--null` 12 instructions a row (step 6, callgrind), though it never runs there.
+    // `--null` 12 instructions a row (step 7, callgrind), though it never runs there.
     #[inline(never)]
     fn neither_null_text(&self, input: &[u8], key: (usize, usize), value: (usize, usize)) -> bool {
         !is_null_text(self.nulls, &input[key.0..key.1])

@@ -58,7 +58,7 @@ pub fn command<S: Step>() -> Command {
         .arg(delimiter_arg())
 }
 
-/// `--delimiter C` (`-d`): every step's, and step 8's `load` command's.
+/// `--delimiter C` (`-d`): every step's, and step 9's `load` command's.
 pub fn delimiter_arg() -> Arg {
     Arg::new("delimiter")
         .long("delimiter")

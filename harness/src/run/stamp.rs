@@ -142,7 +142,7 @@ mod tests {
         write(&stamp, &key);
         assert!(holds(&stamp, &key));
         for other in [
-            super::key("step6", 1000, 42, 7),
+            super::key("step7", 1000, 42, 7),
             super::key("step5", 1001, 42, 7),
             super::key("step5", 1000, 43, 7),
             super::key("step5", 1000, 42, 8),

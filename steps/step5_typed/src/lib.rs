@@ -8,49 +8,18 @@
 //! without a `&str`, a locale or a NUL-terminated copy ([`value`]). No allocation per
 //! row: the table copies a key once, when its group is born.
 //!
-//! **What changed since the previous step.** The parser is step 4's, with one
-//! addition: [`Parser::records_from`] starts at a record and stops at the first
-//! record start past a given byte, so that the query reads its header alone. New:
-//! [`value`] (a hand-written fast path for plain decimals, `fast-float2` for the
-//! rest), [`table`] (a linear-probe table written by hand for GROUP BY keys, and
-//! `hashbrown`'s, behind one trait), [`query`] (the header names the columns; each record adds to its group
-//! or stops the query with an error that says where), and [`step1_query`], the same
-//! query on step 1's parser, for the speedup this step prints and for the first of
-//! its three cross-checks (`tests/query.rs`; the gate is the third). Later: [`digits`],
-//! a plain decimal parsed sixteen bytes at once (SWAR), which the query's common
-//! record takes ([`query::Aggregator::add_view`]): 780 to 809–853 MB/s on the 1 GB
-//! file (AMD EPYC; the book's chapter). Later still: [`project`], step 4's walk
-//! with a store of each field's start where it pushed a span, handing the query
-//! only the two fields it reads ([`query::run_projected`]): in interleaved A/B
-//! rounds the query went from 0.74–0.79 of step 4's parse to 0.85–0.90 on the 1 GB
-//! file, though one `bench.sh` run on the same busy machine gave 0.75 (AMD EPYC,
-//! family 25; the chapter).
+//! This is the query done plainly: the parser cuts every field of every record, the
+//! value is parsed by one loop over its digits (Clinger's fast path, `fast-float2`
+//! for the rest), and the table compares key bytes. Step 6 makes the parse faster;
+//! step 7 measures what the query itself costs and cuts that.
 //!
-//! **Measured** on an Intel Xeon Processor (KVM guest, 2.6 GHz, 2 cores, shared and
-//! noisy), rustc 1.95.0, `cargo bench -p step5` (criterion means, 200,000 records of
-//! the bench file in memory):
-//!
-//! | what | variant | time |
-//! |---|---|---:|
-//! | parse 200k values | plain decimals by hand (Clinger), `fast-float2` for the rest | 4.69 ms |
-//! | | `fast-float2` alone | 5.77 ms |
-//! | | `str::parse::<f64>` | 7.68 ms |
-//! | group 200k keys | the hand-written linear-probe table | 1.60 ms |
-//! | | `hashbrown::HashMap<Vec<u8>, Acc>` (foldhash) | 1.15 ms |
-//! | the whole query | with the hand-written table | 14.80 ms |
-//! | | with `hashbrown` | 14.23 ms |
-//!
-//! So the query parses values with the hand-written fast path (all of the bench
-//! file's values take it; `fast-float2` is 23% slower: it must also look for an
-//! exponent, `inf` and `nan`, and its slice API checks more). The table was
-//! `hashbrown` then. Later ([`table`], the chapter): the hand-written table now
-//! compares a key as two words and a length read in place, with 32 bits of its
-//! hash in 8-byte slots, and is the query's table ([`table::Winner`]): as fast as
-//! `hashbrown` over the bench file, 4–8% faster over the One Billion Row Challenge's
-//! files, whose keys vary in length. End to end from the file (the step binary,
-//! best of 5): about 670 MB/s and 13.6 Mrows/s, 4.8 times the same query on step 1's
-//! parser. The C++ series reports 7.0x; see the book's chapter for why this step
-//! stops short of it here, and what did not help (reading only the queried columns).
+//! **What changed since the previous step.** The parser is step 4's, unchanged. New:
+//! [`value`] (a field's bytes to an `f64`), [`table`] (a linear-probe table written
+//! by hand for GROUP BY keys, and `hashbrown`'s, behind one trait), [`query`] (the
+//! header names the columns; each record adds to its group or stops the query with
+//! an error that says where), and [`step1_query`], the same query on step 1's
+//! parser, for the speedup this step prints and for the first of its three
+//! cross-checks (`tests/query.rs`; the gate is the third).
 //!
 //! **Bad input** (each row is a test of `testkit::query_bad_input`, the family that
 //! every query step's `tests/bad_input.rs` runs; DuckDB and Polars as a guide):
@@ -99,8 +68,6 @@ pub use machine::Parser;
 pub use record::{Field, Record, Span};
 
 pub mod cli;
-pub mod digits;
-pub mod project;
 pub mod query;
 pub mod scan;
 

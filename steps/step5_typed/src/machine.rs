@@ -73,54 +73,33 @@ impl Parser {
         input: &'a [u8],
         on_record: impl FnMut(Record<'_, 'a>),
     ) -> Result<(), ParseError> {
-        self.records_from::<S>(input, bom_len(input), usize::MAX, on_record)
-            .map(|_| ())
-    }
-
-    /// The records from byte `from` (a record start), as [`Parser::for_each_record_with`],
-    /// up to the first record start `i >= resume_at`: `Some(i)`, or `None` when the
-    /// input ended first. The query reads its header so, and walks the rest its own
-    /// way ([`crate::project`]). A [`ParseError`]'s record counts from `from`.
-    ///
-    /// # Errors
-    /// As [`Parser::for_each_record`].
-    pub fn records_from<'a, S: Scanner>(
-        &mut self,
-        input: &'a [u8],
-        from: usize,
-        resume_at: usize,
-        on_record: impl FnMut(Record<'_, 'a>),
-    ) -> Result<Option<usize>, ParseError> {
         // The delimiter as a constant for the common four: the scanners' broadcast
         // (`LO * delimiter`) then folds away instead of being redone at every field
         // (measured: 8% of step 4's parse on the bench file, AMD EPYC).
         match self.delimiter {
-            DELIMITER => self.walk::<S, DELIMITER>(input, from, resume_at, on_record),
-            b';' => self.walk::<S, b';'>(input, from, resume_at, on_record),
-            b'\t' => self.walk::<S, b'\t'>(input, from, resume_at, on_record),
-            b'|' => self.walk::<S, b'|'>(input, from, resume_at, on_record),
-            _ => self.walk::<S, 0>(input, from, resume_at, on_record),
+            DELIMITER => self.walk::<S, DELIMITER>(input, on_record),
+            b';' => self.walk::<S, b';'>(input, on_record),
+            b'\t' => self.walk::<S, b'\t'>(input, on_record),
+            b'|' => self.walk::<S, b'|'>(input, on_record),
+            _ => self.walk::<S, 0>(input, on_record),
         }
     }
 
     // ANCHOR: for_each_record
     /// The walk: only the bytes that can change the state go through the state
     /// machine; the scanner `S` jumps over the rest of each field. The delimiter is
-    /// `D`, or the parser's when `D` is 0. It starts at `from`, a record start, and
-    /// stops at the first record start at or after `resume_at`.
+    /// `D`, or the parser's when `D` is 0.
     fn walk<'a, S: Scanner, const D: u8>(
         &mut self,
         input: &'a [u8],
-        from: usize,
-        resume_at: usize,
         mut on_record: impl FnMut(Record<'_, 'a>),
-    ) -> Result<Option<usize>, ParseError> {
+    ) -> Result<(), ParseError> {
         use State::*;
         let delimiter = if D == 0 { self.delimiter } else { D };
         self.spans.clear();
         let mut state = StartRecord;
         let mut produced = 0u64; // records handed out, for the error's position
-        let mut start = from; // the current field's first byte
+        let mut start = bom_len(input); // the current field's first byte
         let mut escaped = false; // the current field's cooked bytes are not one run
         let mut i = start;
         while i < input.len() {
@@ -166,9 +145,6 @@ impl Parser {
                 (_, _) => Unquoted,
             };
             i += 1;
-            if b == LF && state == StartRecord && i >= resume_at {
-                return Ok(Some(i));
-            }
             // The new idea: inside a field, jump to the next byte that can end it.
             let rest = &input[i..];
             i += match state {
@@ -191,7 +167,7 @@ impl Parser {
                 self.spans.clear();
             }
         }
-        Ok(None)
+        Ok(())
     }
     // ANCHOR_END: for_each_record
 }

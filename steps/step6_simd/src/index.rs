@@ -147,7 +147,7 @@ unsafe fn stage1<K: Kernel>(
 
 /// [`stage1`] for `tier` (supported, not [`Tier::Scalar`]), with the delimiter as a
 /// constant when it is one of the four the gate runs (`,` `;` tab `|`): a copy of
-/// the stage for each. Measured on step 6 (AMD EPYC, 2026-11-30): with the delimiter
+/// the stage for each. Measured on step 7 (AMD EPYC, 2026-11-30): with the delimiter
 /// a run-time value, the AVX2 tier's query ran at 615 MB/s against 840 before
 /// `--delimiter` (the compiler built the compare vector byte by byte in the loop);
 /// with a constant, the compare folds as before. Any other delimiter takes the

@@ -6,14 +6,10 @@
 use std::borrow::Cow;
 
 use harness::query::{Groups, Place, QueryError};
-use harness::spec::dialect::{QUOTE, bom_len};
 
-use crate::lanes16::parse_simd;
-use crate::machine::State;
-use crate::project::{Row, raw_cooked};
 use crate::table::{GroupBy, Winner};
 use crate::value::parse_value;
-use crate::{Parser, Record, Tier};
+use crate::{Parser, Record};
 
 /// Which columns the query groups by and sums: the harness's, as every query step's.
 pub use harness::query::Query;
@@ -147,123 +143,6 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         })
     }
 
-    // ANCHOR: add_row
-    /// [`Aggregator::add`] for a row of the projected walk over `input`, after the
-    /// first record. The common row takes the fast path: the header's width, a
-    /// plain decimal value parsed straight from the input's bytes ([`parse_simd`]),
-    /// an unquoted key looked up as it lies in the input, neither of them a `--null`
-    /// text; anything else (a quoted field, an empty value, a `--null` text, a value
-    /// [`parse_simd`] does not take, a width that differs) goes to the general path
-    /// (`add_row_slow`, out of line), through the cooked bytes, as [`Aggregator::add`].
-    ///
-    /// # Errors
-    /// As [`Aggregator::add`].
-    ///
-    /// # Panics
-    /// Before the first record was added.
-    //
-    // Inlined into the walk's loop, with the parse and the key lookup. Left to
-    // itself, the compiler inlined them in some steps and not in others: in step 6
-    // the three calls a row cost 43 instructions a row in register saves and moves
-    // (593 -> 550 a bench row, callgrind), and the query ran 1.07-1.17x as fast.
-    // The slow path is out of line, so that the fast one needs fewer registers.
-    #[inline(always)]
-    pub fn add_row(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
-        let (_, _, width) = self.columns.expect("the first record names the columns");
-        let [(key_start, key_end), (value_start, value_end)] = row.fields;
-        if row.width == width
-            && input.get(key_start) != Some(&QUOTE)
-            && self
-                .query
-                .neither_null(input, (key_start, key_end), (value_start, value_end))
-            && let Some(number) = parse_simd(input, value_start, value_end)
-        {
-            self.records += 1;
-            self.table
-                .entry_at(input, key_start, key_end)
-                .add(Some(number));
-            return Ok(());
-        }
-        self.add_row_slow(input, row)
-    }
-
-    /// [`Aggregator::add_row`] for the rows its fast path does not take.
-    ///
-    /// # Errors
-    /// As [`Aggregator::add`].
-    #[cold]
-    #[inline(never)]
-    fn add_row_slow(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
-        let index = self.records;
-        self.records += 1;
-        let (_, _, width) = self.columns.expect("the first record names the columns");
-        if row.width != width {
-            let Place { line, byte } = Place::of(input, row.start, row.start);
-            return Err(QueryError::FieldCount {
-                record: index,
-                line,
-                byte,
-                expected: width,
-                found: row.width,
-            });
-        }
-        let [(key_start, key_end), (value_start, value_end)] = row.fields;
-        let plain = self.query.nulls.is_empty();
-        let fast = if plain {
-            parse_simd(input, value_start, value_end)
-        } else {
-            None
-        };
-        let number = match fast {
-            Some(v) => Some(v),
-            None => {
-                // `value_start` is the raw field's: its quote, if it has one.
-                let place = || Place::of(input, row.start, value_start);
-                let value = &input[value_start..value_end];
-                self.value_of(raw_cooked(value), index, place)?
-            }
-        };
-        let cooked = raw_cooked(&input[key_start..key_end]);
-        self.table.entry(self.query.key(&cooked)).add(number);
-        Ok(())
-    }
-    // ANCHOR_END: add_row
-
-    // ANCHOR: add_view
-    /// [`Aggregator::add`] for a record of this step's parser over `input`, with a
-    /// fast path for the common record: the value a plain decimal parsed straight
-    /// from the input ([`parse_simd`]), the key looked up as it lies in the input.
-    /// Anything else (the first record, a width that differs, a
-    /// field to unescape, a `--null` text, a value [`parse_simd`] does not take)
-    /// goes to [`Aggregator::add`], the same answer by the cooked bytes.
-    ///
-    /// # Errors
-    /// As [`Aggregator::add`].
-    #[inline]
-    pub fn add_view(&mut self, input: &[u8], record: &Record<'_, '_>) -> Result<(), QueryError> {
-        let spans = record.spans();
-        if let Some((key, value, width)) = self.columns
-            && spans.len() == width
-            && !spans[key].needs_unescape
-            && !spans[value].needs_unescape
-            && self.query.neither_null(
-                input,
-                (spans[key].start, spans[key].end),
-                (spans[value].start, spans[value].end),
-            )
-            && let Some(number) = parse_simd(input, spans[value].start, spans[value].end)
-        {
-            self.records += 1;
-            let key = &spans[key];
-            self.table
-                .entry_at(input, key.start, key.end)
-                .add(Some(number));
-            return Ok(());
-        }
-        self.add_record(input, record)
-    }
-    // ANCHOR_END: add_view
-
     /// The columns' indexes and the width, from the first record (the header, or
     /// with `--no-header` the first data record): [`Query::columns`].
     fn find_columns(
@@ -296,77 +175,12 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
 /// of an unterminated quote (which is always at the end: the records before it were
 /// all aggregated first).
 pub fn run(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
-    run_projected(input, query)
-}
-
-// ANCHOR: run_projected
-/// [`run`] by the projected walk ([`Parser::walk_projected`]):
-/// the state machine reads the first record (every field, for the names), the walk
-/// the rest (two fields of each). [`Tier::Scalar`] has no bitmaps to walk: it runs
-/// [`run_with`].
-///
-/// # Errors
-/// As [`run`].
-pub fn run_projected(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
-    let tier = Tier::chosen().or_portable();
-    if tier == Tier::Scalar {
-        return run_with::<Winner>(input, query);
-    }
-    let mut aggregator = Aggregator::<Winner>::new(query);
-    let mut parser = Parser::new(query.dialect.delimiter);
-    let Some(from) = first_record(input, &mut parser, &mut aggregator)? else {
-        return aggregator.finish(); // the input ended with its first record
-    };
-    let (key, value, _) = aggregator.columns.expect("the first record was read");
-    let mut failure = None;
-    let parsed = parser.walk_projected(tier, input, from, [key, value], |row| {
-        // (Not `failure = ...err()`: that writes a `None` of the error's size every
-        // record.)
-        if failure.is_none()
-            && let Err(e) = aggregator.add_row(input, row)
-        {
-            failure = Some(e);
-        }
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    parsed?;
-    aggregator.finish()
-}
-// ANCHOR_END: run_projected
-
-/// Adds the first record of `input` to `aggregator` (blank lines before it skipped)
-/// with the state machine, and returns where the next record starts, or `None`
-/// when the input ends first.
-///
-/// # Errors
-/// The first record's [`QueryError`], or the parse error of an unterminated quote.
-fn first_record<T: GroupBy>(
-    input: &[u8],
-    parser: &mut Parser,
-    aggregator: &mut Aggregator<'_, T>,
-) -> Result<Option<usize>, QueryError> {
-    let mut from = bom_len(input);
-    let mut failure = None;
-    while aggregator.records == 0 {
-        let mut add = |record: Record<'_, '_>| {
-            failure = aggregator.add_record(input, &record).err();
-        };
-        let resume = parser.state_machine(input, from, State::StartRecord, from + 1, &mut add);
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        match resume? {
-            Some(next) => from = next,
-            None => return Ok(None),
-        }
-    }
-    Ok(Some(from))
+    run_with::<Winner>(input, query)
 }
 
 /// [`run`] with the GROUP BY table `T`, so the benchmark can compare tables inside
-/// the query.
+/// the query. Every record is walked, every field of it cut out by the parser; the
+/// aggregation reads two.
 ///
 /// # Errors
 /// As [`run`].
@@ -377,7 +191,7 @@ pub fn run_with<T: GroupBy>(input: &[u8], query: Query<'_>) -> Result<Groups, Qu
         // (Not `failure = ...err()`: that writes a `None` of the error's size every
         // record.)
         if failure.is_none()
-            && let Err(e) = aggregator.add_view(input, &record)
+            && let Err(e) = aggregator.add_record(input, &record)
         {
             failure = Some(e);
         }

@@ -1,15 +1,12 @@
 //! The GROUP BY table, two ways, behind one trait ([`GroupBy`]): written by hand
-//! for GROUP BY keys ([`GroupTable`], open addressing with linear probing) and
-//! `hashbrown`'s ([`Hashbrown`], Rust's SwissTable). Neither allocates per row: a key
-//! is copied once, when its group is born. `benches/query.rs` times both inside the
-//! query, and the query uses the winner, [`Winner`].
+//! ([`GroupTable`], open addressing with linear probing) and `hashbrown`'s
+//! ([`Hashbrown`], Rust's SwissTable). Neither allocates per row: a key is copied
+//! once, when its group is born. `benches/query.rs` times both inside the query,
+//! and the query uses [`Winner`].
 //!
-//! The hand-written table is shaped by the data: a GROUP BY column has few distinct
-//! keys, each seen many times, and most are short. So a key is compared as two words
-//! and a length ([`KeyWords`], its first 16 bytes), read where the key lies in the
-//! input with two masked loads, hashed with one multiply, and looked up in 8-byte
-//! slots that keep 32 bits of its hash. Only a key longer than 16 bytes is compared
-//! byte for byte, and hashed over all its bytes.
+//! The hand-written table is the plainest one that does the job: a key's bytes are
+//! hashed, the hash picks a slot, and the probe walks the slots until it finds a
+//! group whose key bytes are equal, or an empty slot, where the key's group is born.
 
 use harness::query::{Group, Groups};
 
@@ -17,18 +14,11 @@ use harness::query::{Group, Groups};
 pub trait GroupBy: Default {
     /// The accumulator of `key`, created (zero) on first sight.
     fn entry(&mut self, key: &[u8]) -> &mut Acc;
-    /// The accumulator of the key `input[start..end]`, which a table may read in
-    /// place (beyond `end`, within `input`).
-    #[inline]
-    fn entry_at(&mut self, input: &[u8], start: usize, end: usize) -> &mut Acc {
-        self.entry(&input[start..end])
-    }
     /// The answer, in key order.
     fn to_groups(&self) -> Groups;
 }
 
-/// The table the query uses: the hand-written one, as fast as `hashbrown` inside the
-/// query over the bench file and faster over the 1BRC files (see step 5's chapter).
+/// The table the query uses: the hand-written one (the chapter times both).
 pub type Winner = GroupTable;
 
 /// `hashbrown::HashMap` (the SwissTable design: 7-bit tags of the hash in a control
@@ -57,11 +47,6 @@ impl GroupBy for GroupTable {
         GroupTable::entry(self, key)
     }
 
-    #[inline(always)]
-    fn entry_at(&mut self, input: &[u8], start: usize, end: usize) -> &mut Acc {
-        GroupTable::entry_at(self, input, start, end)
-    }
-
     fn to_groups(&self) -> Groups {
         GroupTable::to_groups(self)
     }
@@ -85,20 +70,17 @@ pub struct Acc {
 
 impl Default for Acc {
     fn default() -> Acc {
-        Acc::ZERO
+        Acc {
+            count: 0,
+            values: 0,
+            sum: 0.0,
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+        }
     }
 }
 
 impl Acc {
-    /// No row yet: counts and sum zero, MIN and MAX at their identities.
-    pub const ZERO: Acc = Acc {
-        count: 0,
-        values: 0,
-        sum: 0.0,
-        min: f64::INFINITY,
-        max: f64::NEG_INFINITY,
-    };
-
     /// The group: the count, and the sum, extremes and mean (the row-order sum over
     /// the values: as exact as the sum) unless every value was NULL.
     pub fn group(&self) -> Group {
@@ -134,164 +116,32 @@ impl Acc {
     }
 }
 
-// ANCHOR: key_words
-/// A key as the table compares it: its first 16 bytes as two little-endian words,
-/// zero-padded, and its length. Two keys of up to 16 bytes are equal exactly when
-/// their `KeyWords` are; a longer key is compared in full as well.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KeyWords {
-    words: [u64; 2],
-    len: usize,
-}
-
-impl KeyWords {
-    /// The words of `key`, from loads inside it: overlapping ones for a key of 4 to
-    /// 16 bytes, shifted so that the bytes past the key are zero (a copy into 16 zero
-    /// bytes would call `memcpy`, slower than the whole lookup).
-    #[inline]
-    pub fn of(key: &[u8]) -> KeyWords {
-        let n = key.len();
-        let words = match n {
-            0..4 => {
-                let low = key.iter().rev().fold(0, |w, &b| w << 8 | u64::from(b));
-                [low, 0]
-            }
-            4..8 => {
-                let high = u64::from(half(key, n - 4)) >> (8 * (8 - n)); // bytes 4..n
-                [u64::from(half(key, 0)) | high << 32, 0]
-            }
-            8..16 => [
-                word(key, 0),
-                word(key, n - 8)
-                    .checked_shr(8 * (16 - n) as u32)
-                    .unwrap_or(0),
-            ],
-            _ => [word(key, 0), word(key, 8)],
-        };
-        KeyWords { words, len: n }
-    }
-
-    /// The words of the key `input[start..end]`, read where it lies: two 8-byte
-    /// loads masked to the key's length, with no branch on the length, which varies
-    /// from row to row and would be mispredicted (the trick of the fastest One
-    /// Billion Row Challenge entries). The same words as [`KeyWords::of`].
-    #[inline(always)]
-    pub fn at(input: &[u8], start: usize, end: usize) -> KeyWords {
-        // One bounds check for both loads, and the masks of both words from one
-        // row of a table: the checks and clamps of two separate loads cost a dozen
-        // instructions a row.
-        let Some(bytes) = input.get(start..start + 16) else {
-            return KeyWords::of(&input[start..end]); // too near the input's end
-        };
-        let len = end - start;
-        let mask = KEY_MASKS[len.min(16)];
-        let (low, high) = bytes.split_at(8);
-        KeyWords {
-            words: [
-                u64::from_le_bytes(low.try_into().expect("8 bytes")) & mask[0],
-                u64::from_le_bytes(high.try_into().expect("8 bytes")) & mask[1],
-            ],
-            len,
-        }
-    }
-
-    /// The key's hash: both words and the length folded by one 64 x 64 -> 128-bit
-    /// multiply (foldhash's folded multiply), and for a longer key each further
-    /// 8 bytes folded in ([`hash_rest`]), so that keys which share their first 16
-    /// bytes still spread.
-    #[inline(always)]
-    fn hash(&self, key: &[u8]) -> u64 {
-        let h = fold(
-            self.words[0] ^ SEEDS[0],
-            self.words[1] ^ SEEDS[1] ^ self.len as u64,
-        );
-        if self.len > 16 {
-            hash_rest(h, &key[16..])
-        } else {
-            h
-        }
-    }
-}
-
-/// `h` with each 8 bytes of `rest` folded in. Kept out of line: the common short key
-/// then needs no registers for it.
-#[inline(never)]
-fn hash_rest(mut h: u64, rest: &[u8]) -> u64 {
-    for part in rest.chunks(8) {
-        let mut w = [0u8; 8];
-        w[..part.len()].copy_from_slice(part);
-        h = fold(h ^ u64::from_le_bytes(w), SEEDS[2]);
+// ANCHOR: hash
+/// The hash of a key: FNV-1a (Fowler, Noll and Vo) over its bytes, one multiply a
+/// byte. Plain and good enough to spread short keys; later steps hash faster.
+#[inline]
+pub fn hash(key: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in key {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
 }
+// ANCHOR_END: hash
 
-/// The 4 bytes of `bytes` at `at`, little-endian.
-#[inline(always)]
-fn half(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
-}
-
-/// The 8 bytes of `bytes` at `at`, little-endian.
-#[inline(always)]
-fn word(bytes: &[u8], at: usize) -> u64 {
-    u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
-}
-
-/// `KEY_MASKS[n]`: ones in the low `n` bytes of two words, the first word's
-/// bytes first (`n` ≤ 16).
-const KEY_MASKS: [[u64; 2]; 17] = {
-    let mut table = [[0u64; 2]; 17];
-    let mut n = 1;
-    while n <= 16 {
-        let low = if n >= 8 { 8 } else { n };
-        table[n][0] = u64::MAX >> (64 - 8 * low);
-        if n > 8 {
-            table[n][1] = u64::MAX >> (64 - 8 * (n - 8));
-        }
-        n += 1;
-    }
-    table
-};
-
-/// Fixed constants (digits of pi, as in many hash functions), so that a run's table
-/// is the same in every process. A file crafted to collide slows the table down;
-/// it cannot change the answer, since keys are compared in full.
-const SEEDS: [u64; 3] = [
-    0x243f_6a88_85a3_08d3,
-    0x1319_8a2e_0370_7344,
-    0xa409_3822_299f_31d0,
-];
-
-/// The high and low halves of the 128-bit product, XORed: every bit of the result
-/// depends on every bit of both inputs.
-#[inline(always)]
-fn fold(a: u64, b: u64) -> u64 {
-    let product = u128::from(a) * u128::from(b);
-    (product as u64) ^ (product >> 64) as u64
-}
-// ANCHOR_END: key_words
-
-/// A group's key: its words, and where its bytes lie in the table's key arena.
-#[derive(Clone, Copy, Debug)]
-struct Head {
-    key: KeyWords,
-    start: usize,
-}
-
-/// Groups by key bytes, written for GROUP BY keys: few, short, repeated.
+/// Groups by key bytes.
 ///
 /// ```text
-/// slots:  [(tag, group + 1)], a power of two, at most a quarter full; 0: an empty slot
-/// heads:  per group, its KeyWords and where its bytes start in `keys`
+/// slots:  [(tag, group + 1)], a power of two, at most half full; 0: an empty slot
+/// keys:   every group's key bytes, back to back; ends[g] is where group g's ends
 /// accs:   per group, its accumulator
 /// ```
 ///
-/// A probe reads 8-byte slots (413 keys fit in 16 KiB, in L1), compares 32 bits of
-/// the hash before it looks at a group, and a key's two words and length before
-/// its bytes, which only a key longer than 16 bytes needs.
+/// A probe compares 32 bits of the hash (the slot's tag) before it looks at a
+/// group's key bytes, so a slot of another key costs one compare, not a `memcmp`.
 pub struct GroupTable {
     slots: Vec<(u32, u32)>,
-    heads: Vec<Head>,
+    ends: Vec<usize>,
     accs: Vec<Acc>,
     keys: Vec<u8>,
 }
@@ -307,7 +157,7 @@ impl GroupTable {
     pub fn with_slots(slots: usize) -> GroupTable {
         GroupTable {
             slots: vec![(0, 0); slots.next_power_of_two().max(2)],
-            heads: Vec::new(),
+            ends: Vec::new(),
             accs: Vec::new(),
             keys: Vec::new(),
         }
@@ -315,47 +165,33 @@ impl GroupTable {
 
     /// Groups in the table.
     pub fn len(&self) -> usize {
-        self.heads.len()
+        self.ends.len()
     }
 
     /// True when no group has been created.
     pub fn is_empty(&self) -> bool {
-        self.heads.is_empty()
-    }
-
-    /// The accumulator of `key`, created (zero) on first sight.
-    #[inline]
-    pub fn entry(&mut self, key: &[u8]) -> &mut Acc {
-        let group = self.find(KeyWords::of(key), key);
-        &mut self.accs[group]
-    }
-
-    /// The accumulator of the key `input[start..end]`, its words read in place
-    /// ([`KeyWords::at`]).
-    #[inline(always)]
-    pub fn entry_at(&mut self, input: &[u8], start: usize, end: usize) -> &mut Acc {
-        let group = self.find(KeyWords::at(input, start, end), &input[start..end]);
-        &mut self.accs[group]
+        self.ends.is_empty()
     }
 
     // ANCHOR: entry
     // ANCHOR: exercise_table_entry
-    /// The group of `key` (whose words are `words`), created on first sight: linear
-    /// probing from the hash's slot to the key's slot or the first empty one.
-    #[inline(always)]
-    fn find(&mut self, words: KeyWords, key: &[u8]) -> usize {
-        let hash = words.hash(key);
+    /// The accumulator of `key`, created (zero) on first sight: linear probing from
+    /// the hash's slot to the key's slot or the first empty one.
+    #[inline]
+    pub fn entry(&mut self, key: &[u8]) -> &mut Acc {
+        let hash = hash(key);
         let tag = hash as u32;
         let mask = self.slots.len() - 1;
         let mut i = self.slot_of(hash);
         loop {
             let (slot_tag, group) = self.slots[i];
             if group == 0 {
-                return self.insert(i, tag, words, key); // an empty slot: a new key
+                let group = self.insert(i, tag, key); // an empty slot: a new key
+                return &mut self.accs[group];
             }
             let group = group as usize - 1;
-            if slot_tag == tag && self.holds(group, words, key) {
-                return group;
+            if slot_tag == tag && self.key(group) == key {
+                return &mut self.accs[group];
             }
             i = (i + 1) & mask; // the next slot, wrapping around
         }
@@ -363,46 +199,32 @@ impl GroupTable {
     // ANCHOR_END: exercise_table_entry
     // ANCHOR_END: entry
 
-    /// The slot where a key of hash `hash` is looked for first: the hash's top bits.
-    /// Its low bits would cluster: the low bits of a product depend only on the
-    /// factors' low bits, and short keys that share their first bytes share those
-    /// (32 bench-file keys at load 1/4 took 0.29 extra probes a row by the low bits,
-    /// 0.03 by the top ones). The low 32 bits are the tag, which only filters.
+    /// The slot where a key of hash `hash` is looked for first: the hash's top bits
+    /// (the low 32 bits are the tag, which only filters).
     #[inline]
     fn slot_of(&self, hash: u64) -> usize {
         (hash >> (64 - self.slots.len().trailing_zeros())) as usize
     }
 
-    /// Whether `group`'s key is `key`: equal words and length decide a key of up to
-    /// 16 bytes; a longer one is compared byte for byte.
-    #[inline]
-    fn holds(&self, group: usize, words: KeyWords, key: &[u8]) -> bool {
-        let head = &self.heads[group];
-        head.key == words && (key.len() <= 16 || self.key(head) == key)
+    /// The key bytes of `group`.
+    fn key(&self, group: usize) -> &[u8] {
+        let start = if group == 0 { 0 } else { self.ends[group - 1] };
+        &self.keys[start..self.ends[group]]
     }
 
-    fn key(&self, head: &Head) -> &[u8] {
-        &self.keys[head.start..][..head.key.len]
-    }
-
-    /// A new group in the empty slot `i`; the slots double once more than a quarter
-    /// are taken. Linear probing takes about (1 + 1/(1 - a)) / 2 probes for a hit at
-    /// load a (Knuth): 1.5 at a half, 1.17 at a quarter. Every probe past the first
-    /// is a branch the CPU can mispredict, and the slots are only 8 bytes each.
-    // (Out of line, so that the inlined lookup carries none of its code.)
+    /// A new group in the empty slot `i`; the slots double once more than half are
+    /// taken. Linear probing takes about (1 + 1/(1 - a)) / 2 probes for a hit at
+    /// load a (Knuth, TAOCP vol. 3, 6.4): 1.5 at a half.
     #[cold]
     #[inline(never)]
-    fn insert(&mut self, i: usize, tag: u32, words: KeyWords, key: &[u8]) -> usize {
-        let group = self.heads.len();
+    fn insert(&mut self, i: usize, tag: u32, key: &[u8]) -> usize {
+        let group = self.ends.len();
         let number = u32::try_from(group + 1).expect("fewer than 2^32 groups");
-        self.heads.push(Head {
-            key: words,
-            start: self.keys.len(),
-        });
         self.keys.extend_from_slice(key);
+        self.ends.push(self.keys.len());
         self.accs.push(Acc::default());
         self.slots[i] = (tag, number);
-        if 4 * self.heads.len() > self.slots.len() {
+        if 2 * self.ends.len() > self.slots.len() {
             self.grow();
         }
         group
@@ -414,8 +236,7 @@ impl GroupTable {
         let old = std::mem::replace(&mut self.slots, doubled);
         let mask = self.slots.len() - 1;
         for &(tag, number) in old.iter().filter(|(_, number)| *number != 0) {
-            let head = &self.heads[number as usize - 1];
-            let mut i = self.slot_of(head.key.hash(self.key(head)));
+            let mut i = self.slot_of(hash(self.key(number as usize - 1)));
             while self.slots[i].1 != 0 {
                 i = (i + 1) & mask;
             }
@@ -425,10 +246,7 @@ impl GroupTable {
 
     /// Every group with its key bytes, in the order they were first seen.
     pub fn iter(&self) -> impl Iterator<Item = (&[u8], &Acc)> {
-        self.heads
-            .iter()
-            .zip(&self.accs)
-            .map(|(head, acc)| (self.key(head), acc))
+        (0..self.len()).map(|g| (self.key(g), &self.accs[g]))
     }
 
     /// The answer, in key order.
@@ -516,33 +334,6 @@ mod tests {
                 key
             })
             .collect()
-    }
-
-    #[test]
-    fn entry_at_finds_the_group_that_entry_made() {
-        // Every key length from 0 to 40, at every offset that puts its end near the
-        // input's end (where the two loads would not fit) and far from it.
-        for n in 0..=40 {
-            let keys = middle_keys(50, n.max(7));
-            let mut input = Vec::new();
-            let mut spans = Vec::new();
-            for key in &keys {
-                spans.push((input.len(), input.len() + n));
-                input.extend_from_slice(&key[..n]);
-                input.push(b',');
-            }
-            input.pop(); // the last key ends the input
-            let mut table = GroupTable::default();
-            for &(start, end) in &spans {
-                table.entry(&input[start..end]).count += 1;
-            }
-            let groups = table.len();
-            for &(start, end) in &spans {
-                table.entry_at(&input, start, end).count += 1;
-            }
-            assert_eq!(table.len(), groups, "key length {n}");
-            assert!(table.iter().all(|(_, acc)| acc.count % 2 == 0), "{n}");
-        }
     }
 
     #[test]

@@ -293,7 +293,7 @@ pub fn results(meta: &Meta, file: Value, rows: &[Row]) -> Value {
                 Some(x) => (Some(x), Some("query")),
                 // A query row (steps 5 and later, the yardsticks' queries, the peers)
                 // that does not time step 1 itself: its MB/s over step 1's parse
-                // would set a query (or step 8's load) against a parse.
+                // would set a query (or step 9's load) against a parse.
                 None if row.kind() == "query" => (None, None),
                 None => (ratio(step1), Some("MB/s")),
             };
@@ -520,7 +520,7 @@ mod tests {
     #[test]
     fn the_first_run_is_the_median_of_each_process_s_first() {
         let with_times = |first: f64| {
-            run("step", "step6", 6, 0.1, 1000.0).replace(
+            run("step", "step7", 6, 0.1, 1000.0).replace(
                 "\"idea\"",
                 &format!("\"bytes\":100000000,\"runs\":3,\"times_s\":[{first},0.1,0.1],\"idea\""),
             )
@@ -530,7 +530,7 @@ mod tests {
         assert_eq!(rows[0].first_run_mb_per_s(), Some(400.0)); // 100 MB in 0.25 s
         let table = table(&results(&Meta::default(), json!({}), &rows));
         assert!(
-            table.contains("| 6 step6 | i | 1,000 | 400 | 1.0 |"),
+            table.contains("| 6 step7 | i | 1,000 | 400 | 1.0 |"),
             "{table}"
         );
         // One run a process has no first run apart from its best.
@@ -653,20 +653,20 @@ mod tests {
 
     #[test]
     fn a_query_step_that_does_not_time_step_1_has_no_speedup_and_threads_are_noted() {
-        let step8 =
-            run("step", "step8", 8, 0.4, 125.0).replace("\"idea\"", "\"threads\":2,\"idea\"");
-        let lines = [run("step", "step1", 1, 0.5, 100.0), step8].join("\n");
+        let step9 =
+            run("step", "step9", 8, 0.4, 125.0).replace("\"idea\"", "\"threads\":2,\"idea\"");
+        let lines = [run("step", "step1", 1, 0.5, 100.0), step9].join("\n");
         let table = table(&results(
             &Meta::default(),
             json!({}),
             &rows(&lines).unwrap(),
         ));
         assert!(
-            table.contains("| 8 step8 | i | 125 | – | 1.0 | 1,234 | – | – |"),
+            table.contains("| 8 step9 | i | 125 | – | 1.0 | 1,234 | – | – |"),
             "{table}"
         );
         assert!(
-            table.contains("Rows on more than one thread (threads): 8 step8 (2)"),
+            table.contains("Rows on more than one thread (threads): 8 step9 (2)"),
             "{table}"
         );
     }

@@ -215,9 +215,9 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step6-prefix-xor",
+        name: "step7-prefix-xor",
         step: 6,
-        step_dir: "steps/step6_simd",
+        step_dir: "steps/step7_cost",
         file: "src/blocks.rs",
         anchor: "prefix_xor",
         title: "The quote mask by prefix XOR",
@@ -235,9 +235,9 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step6-eq-bits",
+        name: "step7-eq-bits",
         step: 6,
-        step_dir: "steps/step6_simd",
+        step_dir: "steps/step7_cost",
         file: "src/blocks.rs",
         anchor: "eq_bits",
         title: "Structural bitmaps, eight bytes at a time",
@@ -257,9 +257,9 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step7-parse-fixed",
+        name: "step8-parse-fixed",
         step: 7,
-        step_dir: "steps/step7_parallel",
+        step_dir: "steps/step8_parallel",
         file: "src/exact.rs",
         anchor: "parse_fixed",
         title: "Decimals as exact integers",
@@ -278,9 +278,9 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step7-transition",
+        name: "step8-transition",
         step: 7,
-        step_dir: "steps/step7_parallel",
+        step_dir: "steps/step8_parallel",
         file: "src/chunks.rs",
         anchor: "transition",
         title: "A chunk's transition function",
@@ -291,7 +291,7 @@ pub const EXERCISES: &[Exercise] = &[
                chunk's quotes; the fast version notices that after most first bytes four of \
                the five runs are the same.",
         tests: &["chunks"],
-        checks: "the gate (step 7 parses in chunks, so every case crosses chunk boundaries), \
+        checks: "the gate (step 8 parses in chunks, so every case crosses chunk boundaries), \
                  the step's unit tests (against a byte-at-a-time oracle) and the chunk tests",
         env: &[],
         hints: &[
@@ -301,9 +301,9 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step8-intern",
+        name: "step9-intern",
         step: 8,
-        step_dir: "steps/step8_columnar",
+        step_dir: "steps/step9_columnar",
         file: "src/symbols.rs",
         anchor: "local_intern",
         title: "A chunk's dictionary",
@@ -313,7 +313,7 @@ pub const EXERCISES: &[Exercise] = &[
                only the ids.",
         tests: &["table", "query"],
         checks: "the step's unit tests (first-occurrence order whatever the chunks and \
-                 threads), the table tests (load then query against step 7's answer) and the \
+                 threads), the table tests (load then query against step 8's answer) and the \
                  query tests",
         env: &[],
         hints: &[
@@ -323,9 +323,9 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step8-number-in-order",
+        name: "step9-number-in-order",
         step: 8,
-        step_dir: "steps/step8_columnar",
+        step_dir: "steps/step9_columnar",
         file: "src/symbols.rs",
         anchor: "number_in_order",
         title: "Symbols numbered by first occurrence",
@@ -344,9 +344,9 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step9-process-tile",
+        name: "step10-process-tile",
         step: 9,
-        step_dir: "steps/step9_gpu",
+        step_dir: "steps/step10_gpu",
         file: "src/tiles.rs",
         anchor: "process_tile",
         title: "A tile's transition function and row bitmap (CPU twin)",

@@ -172,7 +172,7 @@ fn speed(root: &Path, e: &Exercise) {
         y / s
     );
     if e.step == 8 {
-        println!("  (step 8's row times the load, CSV to table)");
+        println!("  (step 9's row times the load, CSV to table)");
     }
 }
 

@@ -1,2 +1,0 @@
-#![no_main]
-fuzz::query_target!(step6);

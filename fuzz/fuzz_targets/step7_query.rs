@@ -1,0 +1,2 @@
+#![no_main]
+fuzz::query_target!(step7);

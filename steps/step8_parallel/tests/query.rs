@@ -1,0 +1,135 @@
+//! Step 8's answer: the same as the same query on step 1's parser, and `gen`'s
+//! reference with every sum exact, correctly rounded (`testkit::query_checks`); and
+//! the same JSON on every number of threads and chunks.
+
+use gen_csv::{Config, generate_in_memory};
+use harness::query::{Query, QueryError, groups_to_json};
+use step8::query::{self, Split};
+use step8::step1_query;
+use testkit::query_checks::{Sums, configs, generated};
+
+testkit::query_tests!(step8::Step8, Sums::Exact);
+
+#[test]
+fn the_same_json_for_every_thread_count_and_chunk_size() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (name, config) in configs() {
+        let (path, csv, _) = generated(dir, "threads", name, &config);
+        let one = groups_to_json(
+            &query::run_split(
+                &csv,
+                Query::default(),
+                Split {
+                    threads: 1,
+                    chunk: 0,
+                },
+            )
+            .unwrap(),
+        );
+        for threads in [1, 2, 3, 8] {
+            for chunk in [0, 4096, 999, 100_003] {
+                let split = Split { threads, chunk };
+                let got = groups_to_json(&query::run_split(&csv, Query::default(), split).unwrap());
+                assert_eq!(got, one, "{name} {split:?}");
+            }
+        }
+        std::fs::remove_file(path).unwrap();
+    }
+}
+
+#[test]
+fn many_more_chunks_than_cores() {
+    // 64 threads over 3000 chunks of 100 bytes: the design for a 64-core machine,
+    // run on whatever this one has.
+    let (csv, _) = generate_in_memory(&Config {
+        rows: 10_000,
+        ..Config::default()
+    });
+    let one = query::run_split(
+        &csv,
+        Query::default(),
+        Split {
+            threads: 1,
+            chunk: 0,
+        },
+    )
+    .unwrap();
+    let many = query::run_split(
+        &csv,
+        Query::default(),
+        Split {
+            threads: 64,
+            chunk: 100,
+        },
+    )
+    .unwrap();
+    assert_eq!(groups_to_json(&many), groups_to_json(&one));
+}
+
+/// The projected walk (each chunk's) against step 1's parser with the same
+/// aggregation, on documents that take each of the walk's paths: quoted and escaped
+/// keys and values, CR LF, blank lines, lenient quotes (the state machine's blocks),
+/// records wider than the fields asked for, a last record without a terminator, and
+/// errors; at several thread counts and chunk sizes.
+#[test]
+fn the_projected_walk_gives_step_1_s_answer() {
+    let long = "x".repeat(100);
+    let documents = [
+        "k,v\na,1\nb,2.5\na,-3\n".to_string(),
+        "k,v\r\na,1\r\n\r\nb,2\r\n\n\na,3".to_string(),
+        "k,v\n\"a\",\"1.5\"\n\"a\"\"b\",2\n\"a,b\",3\n\"\",4\n,5\nc,\n".to_string(),
+        "k,v\nab\"c,1\n\"ab\"c,2\nab\"c,3\n".to_string(),
+        format!("x,k,y,v,z\n1,a,2,3,4\n1,{long},2,3,4\n1,{long},2,-1.25e2,4\n"),
+        "k,v\na,1\nb\nc,x\n".to_string(),
+        "k,v\na,1\nb,\"2\n".to_string(),
+        "x,k,v,y,z\n1,a,1,2,3\n1,b,2,3,\"4\n5\n".to_string(), // open past the fields read
+        "k,v\n12345678901234567,9007199254740993\nk,0.1\nk,1234567890123456\n".to_string(),
+    ];
+    let query = Query {
+        group_by: "k",
+        sum: "v",
+        ..Query::default()
+    };
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (d, document) in documents.iter().enumerate() {
+        let padded = format!("{document}{}", "a,1\n".repeat(40));
+        let path = dir.join(format!("projected-{d}-{}.csv", std::process::id()));
+        std::fs::write(&path, &padded).unwrap();
+        let expected = step1_query::run(&path, query).ok();
+        for (threads, chunk) in [(1, 0), (2, 7), (2, 64), (3, 1)] {
+            let got = query::run_split(padded.as_bytes(), query, Split { threads, chunk }).ok();
+            assert_eq!(
+                got, expected,
+                "{padded:?} on {threads} threads, chunks of {chunk}"
+            );
+        }
+        std::fs::remove_file(path).unwrap();
+    }
+}
+
+/// An unterminated quote that opens in a field past the ones the query reads (the
+/// walk only counts those fields' delimiters) is named at its opening quote, on every
+/// split.
+#[test]
+fn an_open_quote_past_the_fields_read_is_named_at_its_quote() {
+    let input = b"x,k,v,y,z\n1,a,1,2,3\n1,b,2,3,\"4\n5\n";
+    let quote = input.iter().position(|&b| b == b'"').unwrap();
+    let query = Query {
+        group_by: "k",
+        sum: "v",
+        ..Query::default()
+    };
+    for (threads, chunk) in [(1, 0), (2, 7), (2, 64), (3, 1)] {
+        let got = query::run_split(input, query, Split { threads, chunk });
+        let expected = harness::ParseError {
+            record: 2,
+            byte: quote as u64,
+            line: 3,
+        };
+        assert_eq!(
+            got,
+            Err(QueryError::Parse(expected)),
+            "{threads} threads, chunks of {chunk}"
+        );
+    }
+}

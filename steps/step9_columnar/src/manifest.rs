@@ -1,0 +1,176 @@
+//! The manifest: what a table holds (its columns' names and types, its rows, its
+//! symbols) and the format's version, as JSON. The load writes it last, so a table
+//! directory without one is not a table.
+
+use harness::query::key_text;
+use serde_json::{Value, json};
+
+use crate::infer::ColumnType;
+
+/// The format this step writes and reads.
+pub const FORMAT: &str = "step9-splayed-table";
+/// Its version; a reader refuses any other. Version 2 added the hash index's slots
+/// (`col{k}.index.slots`), which `--where` looks a value up in; version 3 the
+/// `text` columns (`col{k}.text`); version 4 their end offsets in 4 bytes when the
+/// text is at most 4 GiB ([`crate::layout::text_offset_width`]).
+pub const VERSION: u64 = 4;
+
+/// One column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Column {
+    /// The header's field, byte for byte.
+    pub name: Vec<u8>,
+    /// Its type.
+    pub ty: ColumnType,
+    /// Rows without a value (empty fields; always 0 for `string` and `text`).
+    pub nulls: u64,
+    /// For a `string` column: one more than its largest symbol id (the size of an
+    /// array indexed by its ids); 0 for the other types.
+    pub id_bound: u32,
+}
+
+/// The manifest of a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Manifest {
+    /// Records, the header not counted.
+    pub rows: u64,
+    /// Symbols in the symbol file.
+    pub symbols: u64,
+    /// The columns, in the header's order.
+    pub columns: Vec<Column>,
+    /// The column with a hash index ([`crate::hash_index`]), if any.
+    pub index: Option<usize>,
+}
+
+impl Manifest {
+    /// The manifest as JSON. Names are written as [`key_text`] (valid UTF-8 as it is,
+    /// other bytes as `\xNN`, a backslash as `\\`), which [`from_key_text`] inverts.
+    pub fn to_json(&self) -> Value {
+        let columns: Vec<Value> = self
+            .columns
+            .iter()
+            .map(|c| {
+                json!({"name": key_text(&c.name), "type": c.ty.name(), "nulls": c.nulls,
+                       "id_bound": c.id_bound})
+            })
+            .collect();
+        json!({"format": FORMAT, "version": VERSION, "rows": self.rows,
+               "symbols": self.symbols, "columns": columns, "index": self.index})
+    }
+
+    /// Reads the JSON of [`Manifest::to_json`].
+    ///
+    /// # Errors
+    /// A message naming what is missing or wrong (another format or version, a field
+    /// that is not there or of the wrong kind).
+    pub fn from_json(value: &Value) -> Result<Manifest, String> {
+        if value["format"] != FORMAT || value["version"] != VERSION {
+            return Err(format!(
+                "not a {FORMAT} of version {VERSION}: format {}, version {}",
+                value["format"], value["version"]
+            ));
+        }
+        let number = |v: &Value, name: &str| {
+            v[name]
+                .as_u64()
+                .ok_or_else(|| format!("the manifest lacks the number {name:?}"))
+        };
+        let columns = value["columns"]
+            .as_array()
+            .ok_or("the manifest lacks its columns")?
+            .iter()
+            .map(|c| {
+                let name = c["name"].as_str().ok_or("a column without a name")?;
+                let ty = c["type"].as_str().and_then(ColumnType::parse);
+                Ok(Column {
+                    name: from_key_text(name).ok_or(format!("a bad column name {name:?}"))?,
+                    ty: ty.ok_or(format!("column {name:?} has no known type"))?,
+                    nulls: number(c, "nulls")?,
+                    id_bound: u32::try_from(number(c, "id_bound")?).map_err(|e| e.to_string())?,
+                })
+            })
+            .collect::<Result<Vec<Column>, String>>()?;
+        let index = match &value["index"] {
+            Value::Null => None,
+            v => Some(
+                v.as_u64()
+                    .filter(|&k| k < columns.len() as u64)
+                    .ok_or("a bad index")? as usize,
+            ),
+        };
+        Ok(Manifest {
+            rows: number(value, "rows")?,
+            symbols: number(value, "symbols")?,
+            columns,
+            index,
+        })
+    }
+}
+
+/// The bytes of a [`key_text`]; `None` for a text `key_text` never makes.
+pub fn from_key_text(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text.as_bytes();
+    while let Some((&b, tail)) = rest.split_first() {
+        if b != b'\\' {
+            out.push(b);
+            rest = tail;
+            continue;
+        }
+        match tail {
+            [b'\\', more @ ..] => {
+                out.push(b'\\');
+                rest = more;
+            }
+            [b'x', h, l, more @ ..] => {
+                let hex = std::str::from_utf8(&[*h, *l]).ok()?.to_owned();
+                out.push(u8::from_str_radix(&hex, 16).ok()?);
+                rest = more;
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_manifests_round_trip() {
+        for name in [
+            &b"value"[..],
+            b"a\\b",
+            b"\xff\\xff",
+            b"caf\xc3\xa9",
+            b"",
+            b"\\",
+        ] {
+            assert_eq!(from_key_text(&key_text(name)).as_deref(), Some(name));
+        }
+        let m = Manifest {
+            rows: 3,
+            symbols: 2,
+            columns: vec![
+                Column {
+                    name: b"k\xff".to_vec(),
+                    ty: ColumnType::String,
+                    nulls: 0,
+                    id_bound: 2,
+                },
+                Column {
+                    name: b"v".to_vec(),
+                    ty: ColumnType::Decimal { scale: 6 },
+                    nulls: 1,
+                    id_bound: 0,
+                },
+            ],
+            index: Some(1),
+        };
+        assert_eq!(Manifest::from_json(&m.to_json()), Ok(m.clone()));
+        let mut other = m.to_json();
+        other["version"] = (VERSION + 1).into();
+        assert!(Manifest::from_json(&other).unwrap_err().contains("version"));
+    }
+}

@@ -1,0 +1,412 @@
+//! Reading a table: the manifest, then each column's files mapped as they lie, read
+//! as little-endian arrays. Only the columns asked for are mapped.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use harness::query::{QueryError, find_column};
+use memmap2::Mmap;
+
+use crate::error::TableError;
+use crate::infer::ColumnType;
+use crate::layout::{MANIFEST, SYMBOL_BYTES, SYMBOL_OFFSETS, column_file};
+use crate::manifest::Manifest;
+use crate::value::POWERS_OF_TEN;
+
+/// An open table: its manifest and its symbol file, and each column's files once a
+/// query asked for them (mapped once, so a second query does not fault the pages in
+/// again).
+pub struct Table {
+    dir: PathBuf,
+    /// What the table holds.
+    pub manifest: Manifest,
+    symbol_bytes: Mmap,
+    symbol_offsets: Mmap,
+    columns: Vec<OnceLock<ColumnFiles>>,
+    index: OnceLock<Option<IndexFiles>>,
+}
+
+/// One column's files, mapped.
+pub struct ColumnFiles {
+    /// Its type.
+    pub ty: ColumnType,
+    /// `col{k}.values`.
+    pub values: Mmap,
+    /// `col{k}.valid` (none for a string or text column).
+    pub valid: Option<Mmap>,
+    /// `col{k}.exact` (float64 only).
+    pub exact: Option<Mmap>,
+    /// `col{k}.text` (text only): the rows' bytes; `values` holds where each ends.
+    pub text: Option<Mmap>,
+    /// Bytes a row in `values` ([`ColumnType::values_width`]).
+    pub width: usize,
+}
+
+/// Maps the file at `path`, checking that it is `len` bytes long.
+fn map_exact(dir: &Path, path: &Path, len: u64) -> Result<Mmap, TableError> {
+    let file = File::open(path)
+        .map_err(|e| TableError::NotATable(dir.into(), format!("{}: {e}", path.display())))?;
+    // SAFETY: a table's files are written once, under a temporary name, and renamed
+    // into place complete; nothing in this program writes them again. Another process
+    // that truncated one while it is mapped would raise SIGBUS on the next read (see
+    // step 2's chapter); the size is checked here, against the manifest.
+    let map = unsafe { Mmap::map(&file) }.map_err(TableError::io_at(path))?;
+    if map.len() as u64 != len {
+        return Err(TableError::NotATable(
+            dir.into(),
+            format!(
+                "{} has {} bytes, the manifest says {len}",
+                path.display(),
+                map.len()
+            ),
+        ));
+    }
+    Ok(map)
+}
+
+impl Table {
+    /// Opens the table at `dir`: reads the manifest, maps the symbol file.
+    ///
+    /// # Errors
+    /// [`TableError::NotATable`] when the manifest is missing (a load that did not
+    /// finish), of another format, or a file's size disagrees with it.
+    pub fn open(dir: &Path) -> Result<Table, TableError> {
+        let not = |why: String| TableError::NotATable(dir.into(), why);
+        let text =
+            std::fs::read(dir.join(MANIFEST)).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
+        let json = serde_json::from_slice(&text).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
+        let manifest = Manifest::from_json(&json).map_err(not)?;
+        let symbol_offsets = map_exact(dir, &dir.join(SYMBOL_OFFSETS), 8 * (manifest.symbols + 1))?;
+        let total = u64_at(&symbol_offsets, manifest.symbols as usize);
+        let symbol_bytes = map_exact(dir, &dir.join(SYMBOL_BYTES), total)?;
+        Ok(Table {
+            dir: dir.to_path_buf(),
+            columns: (0..manifest.columns.len())
+                .map(|_| OnceLock::new())
+                .collect(),
+            index: OnceLock::new(),
+            manifest,
+            symbol_bytes,
+            symbol_offsets,
+        })
+    }
+
+    /// The index of the column `name`: its name, or its 1-based position (a table
+    /// loaded with `--no-header` names its columns `1`, `2`, …).
+    ///
+    /// # Errors
+    /// As [`harness::query::find_column`].
+    pub fn column_index(&self, name: &str) -> Result<usize, QueryError> {
+        let names: Vec<&[u8]> = self.manifest.columns.iter().map(|c| &c.name[..]).collect();
+        find_column(name, &names, true)
+    }
+
+    /// Column `k`'s files, mapped on first use (their sizes checked).
+    ///
+    /// # Errors
+    /// As [`Table::open`].
+    pub fn column(&self, k: usize) -> Result<&ColumnFiles, TableError> {
+        if let Some(files) = self.columns[k].get() {
+            return Ok(files);
+        }
+        let files = self.map_column(k)?;
+        Ok(self.columns[k].get_or_init(|| files))
+    }
+
+    fn map_column(&self, k: usize) -> Result<ColumnFiles, TableError> {
+        let ty = self.manifest.columns[k].ty;
+        let rows = self.manifest.rows;
+        let file = |part| column_file(&self.dir, k, part);
+        // A text column's offsets are 4 or 8 bytes by its text's size, read off its
+        // file; its last offset must then be that size.
+        let text_bytes = match ty {
+            ColumnType::Text => std::fs::metadata(file("text"))
+                .map_err(|e| TableError::NotATable(self.dir.clone(), format!("col{k}.text: {e}")))?
+                .len(),
+            _ => 0,
+        };
+        let width = ty.values_width(text_bytes);
+        let values = map_exact(&self.dir, &file("values"), rows * width as u64)?;
+        let valid = ty
+            .has_validity()
+            .then(|| map_exact(&self.dir, &file("valid"), rows.div_ceil(64) * 8))
+            .transpose()?;
+        let exact = (ty == ColumnType::Float64)
+            .then(|| map_exact(&self.dir, &file("exact"), rows * 16))
+            .transpose()?;
+        let text = (ty == ColumnType::Text)
+            .then(|| {
+                // The text file ends where the last row's bytes do.
+                let len = rows
+                    .checked_sub(1)
+                    .map_or(0, |last| offset_at(&values, width, last as usize));
+                map_exact(&self.dir, &file("text"), len)
+            })
+            .transpose()?;
+        Ok(ColumnFiles {
+            ty,
+            values,
+            valid,
+            exact,
+            text,
+            width,
+        })
+    }
+
+    /// The hash index of column `k` ([`crate::hash_index`]), its files mapped;
+    /// `None` when the load built none on `k`.
+    ///
+    /// # Errors
+    /// As [`Table::open`].
+    pub fn index(&self, k: usize) -> Result<Option<&IndexFiles>, TableError> {
+        if self.manifest.index != Some(k) {
+            return Ok(None);
+        }
+        if let Some(index) = self.index.get() {
+            return Ok(index.as_ref());
+        }
+        let index = self.map_index(k)?;
+        Ok(self.index.get_or_init(|| Some(index)).as_ref())
+    }
+
+    fn map_index(&self, k: usize) -> Result<IndexFiles, TableError> {
+        let file = |part| column_file(&self.dir, k, part);
+        let len = |part| std::fs::metadata(file(part)).map_or(0, |m| m.len());
+        // The offsets are groups + 1 words; the slots a power of two of at least
+        // twice the groups.
+        let offsets = map_exact(
+            &self.dir,
+            &file("index.offsets"),
+            len("index.offsets").max(8),
+        )?;
+        let rows = map_exact(&self.dir, &file("index.rows"), 8 * self.manifest.rows)?;
+        let slots = map_exact(&self.dir, &file("index.slots"), len("index.slots").max(8))?;
+        let index = IndexFiles {
+            offsets,
+            rows,
+            slots,
+        };
+        let (groups, slots) = (index.groups(), index.slots.len() / 4);
+        let bad = if index.offset(groups) != self.manifest.rows {
+            Some("the index does not cover every row")
+        } else if !slots.is_power_of_two() || slots < 2 * groups {
+            Some("the index's slots are not a power of two of twice its groups")
+        } else {
+            None
+        };
+        match bad {
+            Some(why) => Err(TableError::NotATable(self.dir.clone(), why.into())),
+            None => Ok(index),
+        }
+    }
+
+    /// The bytes of symbol `id`.
+    pub fn symbol(&self, id: u32) -> &[u8] {
+        let (start, end) = (
+            u64_at(&self.symbol_offsets, id as usize),
+            u64_at(&self.symbol_offsets, id as usize + 1),
+        );
+        &self.symbol_bytes[start as usize..end as usize]
+    }
+}
+
+/// Element `i` of a little-endian `u64` array.
+fn u64_at(bytes: &[u8], i: usize) -> u64 {
+    offset_at(bytes, 8, i)
+}
+
+/// Element `i` of a little-endian array of `width`-byte unsigned integers, `width`
+/// 4 or 8 (each a load of its own size, not a copy of a run-time length).
+#[inline]
+pub(crate) fn offset_at(bytes: &[u8], width: usize, i: usize) -> u64 {
+    match width {
+        4 => u64::from(u32::from_le_bytes(
+            bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"),
+        )),
+        _ => u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes")),
+    }
+}
+
+/// A column's hash index as it lies on disk ([`crate::hash_index`]): three
+/// little-endian arrays, mapped, read where a query needs them.
+pub struct IndexFiles {
+    offsets: Mmap,
+    rows: Mmap,
+    slots: Mmap,
+}
+
+impl IndexFiles {
+    /// Groups in the index.
+    pub fn groups(&self) -> usize {
+        self.offsets.len() / 8 - 1
+    }
+
+    /// Where group `g`'s rows start in the row list (`g == groups()`: its end).
+    pub fn offset(&self, g: usize) -> u64 {
+        u64_at(&self.offsets, g)
+    }
+
+    /// Group `g`'s rows, as little-endian `u64` row numbers in row order.
+    pub fn rows_of(&self, g: usize) -> &[u8] {
+        let (from, to) = (self.offset(g) as usize, self.offset(g + 1) as usize);
+        // A damaged file (offsets out of order or past the rows) gives no rows, not
+        // a panic.
+        self.rows.get(8 * from..8 * to).unwrap_or(&[])
+    }
+
+    // ANCHOR: probe
+    /// The groups that may hold a key of hash `hash`, in probe order: from slot
+    /// `hash & (slots - 1)` up to the first empty slot (the caller compares each
+    /// group's key; [`crate::hash_index`] explains the slots).
+    pub fn probe(&self, hash: u64) -> impl Iterator<Item = usize> + '_ {
+        let len = self.slots.len() / 4;
+        let slot =
+            |s: usize| u32::from_le_bytes(self.slots[4 * s..4 * s + 4].try_into().expect("4"));
+        let start = hash as usize & (len - 1);
+        (0..len)
+            .map(move |i| slot((start + i) & (len - 1)))
+            .take_while(|&g| g != 0)
+            .map(|g| g as usize - 1)
+            .filter(|&g| g < self.groups())
+    }
+    // ANCHOR_END: probe
+}
+
+/// One value read back from a column.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value<'t> {
+    /// An empty field of a typed column.
+    Null,
+    /// `int64`.
+    Int(i64),
+    /// `decimal` or `float64`: the field's `f64`, as step 8's value parser gives it.
+    Float(f64),
+    /// `date`: days since 1970-01-01.
+    Date(i32),
+    /// `bool`.
+    Bool(bool),
+    /// `string` or `text`: the field's bytes.
+    Str(&'t [u8]),
+}
+
+impl ColumnFiles {
+    /// Row `i`'s value; `table` gives the symbols.
+    pub fn value<'t>(&'t self, table: &'t Table, i: usize) -> Value<'t> {
+        match (self.ty, self.value_at(i)) {
+            (ColumnType::String, Value::Str(id)) => Value::Str(table.symbol(u32::from_le_bytes(
+                id.try_into().expect("a string column's id is 4 bytes"),
+            ))),
+            (_, value) => value,
+        }
+    }
+
+    // ANCHOR: text_at
+    /// Row `i`'s bytes in a `text` column: from where row `i - 1`'s end to where its
+    /// own do. Offsets out of order (a damaged file) give no bytes, not a panic.
+    #[inline]
+    pub fn text_at(&self, i: usize) -> &[u8] {
+        let start = if i == 0 {
+            0
+        } else {
+            offset_at(&self.values, self.width, i - 1)
+        };
+        let end = offset_at(&self.values, self.width, i);
+        let text = self.text.as_deref().unwrap_or_default();
+        text.get(start as usize..end as usize).unwrap_or_default()
+    }
+    // ANCHOR_END: text_at
+
+    /// Whether row `i` has a value (not NULL): its bit in `col{k}.valid`; always, in
+    /// a string column.
+    #[inline]
+    pub fn is_valid(&self, i: usize) -> bool {
+        self.valid
+            .as_ref()
+            .is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1)
+    }
+
+    /// Row `i`'s value, a `string` as `Str` of its id's four bytes (no table at hand),
+    /// a `text` as its bytes.
+    #[inline]
+    pub fn value_at(&self, i: usize) -> Value<'_> {
+        if !self.is_valid(i) {
+            return Value::Null;
+        }
+        let w = self.width;
+        let raw = &self.values[i * w..i * w + w];
+        let word = |n: usize| {
+            let mut b = [0u8; 8];
+            b[..n].copy_from_slice(raw);
+            u64::from_le_bytes(b)
+        };
+        match self.ty {
+            ColumnType::Int64 => Value::Int(word(8) as i64),
+            ColumnType::Decimal { scale } => Value::Float(decimal_to_f64(word(8) as i64, scale)),
+            ColumnType::Float64 => Value::Float(f64::from_bits(word(8))),
+            ColumnType::Date => Value::Date(word(4) as u32 as i32),
+            ColumnType::Bool => Value::Bool(raw[0] == 1),
+            ColumnType::String => Value::Str(raw),
+            ColumnType::Text => Value::Str(self.text_at(i)),
+        }
+    }
+}
+
+// ANCHOR: prefetch
+/// Asks the CPU to start loading row `i`'s value of `column` into the cache, without
+/// waiting for it; a hint, nothing on CPUs other than x86-64. A query over an index's
+/// scattered rows runs about three times faster with it (step 9's chapter).
+#[inline]
+pub fn prefetch(column: &ColumnFiles, i: usize) {
+    let Some(bytes) = column.values.get(column.width * i..) else {
+        return;
+    };
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 CPU has; it is a hint that
+    // reads no memory the program can see and never faults, and the pointer is in
+    // bounds of the mapping anyway.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(bytes.as_ptr().cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = bytes;
+}
+// ANCHOR_END: prefetch
+
+// ANCHOR: decimal_to_f64
+/// The `f64` nearest to `units` x 10^-`scale` (`i64::MIN`: -0.0): the same bits as
+/// parsing the field's text, because both round the same rational number correctly.
+/// Clinger's fast path when it is exact, else the standard library's parse.
+pub fn decimal_to_f64(units: i64, scale: u8) -> f64 {
+    if units == i64::MIN {
+        return -0.0;
+    }
+    if units.unsigned_abs() <= 1 << 53 && scale <= 22 {
+        return units as f64 / POWERS_OF_TEN[usize::from(scale)];
+    }
+    format!("{units}e-{scale}")
+        .parse()
+        .expect("a decimal parses")
+}
+// ANCHOR_END: decimal_to_f64
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_are_read_in_either_width() {
+        let wide: Vec<u8> = [7u64, u64::from(u32::MAX) + 9]
+            .iter()
+            .flat_map(|o| o.to_le_bytes())
+            .collect();
+        let narrow: Vec<u8> = [7u32, u32::MAX]
+            .iter()
+            .flat_map(|o| o.to_le_bytes())
+            .collect();
+        assert_eq!(offset_at(&wide, 8, 1), u64::from(u32::MAX) + 9);
+        assert_eq!(offset_at(&narrow, 4, 0), 7);
+        assert_eq!(offset_at(&narrow, 4, 1), u64::from(u32::MAX));
+    }
+}

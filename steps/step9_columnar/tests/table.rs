@@ -1,0 +1,488 @@
+//! The table: its answers against gen's exact reference and against the query over
+//! the CSV, the same bytes on every thread count, every field read back as the CSV
+//! had it, and the load's errors.
+
+use std::path::{Path, PathBuf};
+
+use gen_csv::{Config, generate_in_memory};
+use harness::query::{Aggs, Groups, groups_to_json_with};
+
+/// The answer with every aggregate (count, sum, min, max, mean), so that every
+/// comparison of the table's answer with the CSV's covers them all.
+fn groups_to_json(groups: &Groups) -> serde_json::Value {
+    groups_to_json_with(groups, Aggs::ALL)
+}
+use step9::error::TableError;
+use step9::infer::{ColumnType, parse_bool, parse_int};
+use step9::load::{LoadOptions, load, parse_schema, temporary_dir};
+use step9::query::{self, Query, Split};
+use step9::scan::{Table, Value};
+use step9::{date, table_query, value};
+
+use crate::common::files;
+
+/// A fresh directory path (not created) for a table.
+fn table_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("step9-test-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn split(threads: usize, chunk: usize) -> LoadOptions {
+    LoadOptions {
+        split: Some(Split { threads, chunk }),
+        ..LoadOptions::default()
+    }
+}
+
+fn configs() -> Vec<Config> {
+    let mut configs: Vec<Config> = (0..6)
+        .map(|seed| Config {
+            rows: 3_000,
+            seed,
+            quoted_pct: 10.0,
+            crlf: seed % 2 == 1,
+        })
+        .collect();
+    configs.push(Config {
+        rows: 20_000,
+        seed: 42,
+        quoted_pct: 1.0,
+        crlf: false,
+    });
+    configs
+}
+
+#[test]
+fn exact_sums_of_gens_reference_and_the_csv_querys_json() {
+    for config in configs() {
+        let (csv, reference) = generate_in_memory(&config);
+        let dir = table_dir(&format!("ref-{}", config.seed));
+        load(&csv, &dir, &split(2, 8192)).unwrap();
+        let groups = table_query::run(&Table::open(&dir).unwrap(), Query::default(), 2).unwrap();
+        assert_eq!(groups.len(), reference.groups.len());
+        for (key, r) in &reference.groups {
+            let g = groups[key.as_bytes()];
+            let exact: f64 = gen_csv::decimal_from_micros(r.sum_micros).parse().unwrap();
+            assert_eq!(g.count, r.count, "seed {} {key}", config.seed);
+            assert_eq!(
+                g.sum.map(f64::to_bits),
+                Some(exact.to_bits()),
+                "seed {} {key}",
+                config.seed
+            );
+        }
+        let csv_groups = query::run_split(
+            &csv,
+            Query::default(),
+            Split {
+                threads: 2,
+                chunk: 0,
+            },
+        )
+        .unwrap();
+        assert_eq!(groups_to_json(&groups), groups_to_json(&csv_groups));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn the_same_bytes_on_1_2_3_and_8_threads_and_any_chunks() {
+    let (csv, _) = generate_in_memory(&Config {
+        rows: 5_000,
+        seed: 11,
+        quoted_pct: 20.0,
+        crlf: false,
+    });
+    let dir = table_dir("determinism");
+    load(&csv, &dir, &split(1, 0)).unwrap();
+    let expected = files(&dir);
+    assert_eq!(
+        expected.len(),
+        15,
+        "7 columns, 5 bitmaps, 2 symbol files, the manifest"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    for threads in [1, 2, 3, 8] {
+        for chunk in [0, 997, 4096, 65_536] {
+            load(&csv, &dir, &split(threads, chunk)).unwrap();
+            let got = files(&dir);
+            for ((name, bytes), (_, want)) in got.iter().zip(&expected) {
+                assert!(
+                    bytes == want,
+                    "{name} differs on {threads} threads, chunks of {chunk}"
+                );
+            }
+            assert_eq!(got.len(), expected.len());
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+}
+
+/// Checks that every field of `csv` reads back from the table at `dir` as it was:
+/// strings byte for byte, numbers bit for bit, empty fields of typed columns NULL.
+fn assert_round_trip(csv: &[u8], dir: &Path) {
+    let records = harness::spec::reference::parse(csv).unwrap();
+    let table = Table::open(dir).unwrap();
+    assert_eq!(table.manifest.rows as usize, records.len() - 1);
+    for (k, column) in table.manifest.columns.iter().enumerate() {
+        assert_eq!(column.name, records[0][k]);
+        let files = table.column(k).unwrap();
+        for (row, record) in records[1..].iter().enumerate() {
+            let field = &record[k][..];
+            let got = files.value(&table, row);
+            let want = match column.ty {
+                _ if field.is_empty() && column.ty.has_validity() => Value::Null,
+                ColumnType::Int64 => Value::Int(parse_int(field).unwrap()),
+                ColumnType::Decimal { .. } | ColumnType::Float64 => {
+                    Value::Float(value::parse_value(field).unwrap().unwrap())
+                }
+                ColumnType::Date => Value::Date(date::parse(field).unwrap()),
+                ColumnType::Bool => Value::Bool(parse_bool(field).unwrap()),
+                ColumnType::String | ColumnType::Text => Value::Str(field),
+            };
+            let same = match (got, want) {
+                (Value::Float(a), Value::Float(b)) => a.to_bits() == b.to_bits(),
+                (a, b) => a == b,
+            };
+            assert!(
+                same,
+                "row {row}, column {k} ({}): {got:?} vs {want:?}",
+                column.ty
+            );
+        }
+    }
+}
+
+#[test]
+fn every_field_reads_back_as_the_csv_had_it() {
+    for config in &configs()[..3] {
+        let (csv, _) = generate_in_memory(config);
+        let dir = table_dir(&format!("roundtrip-{}", config.seed));
+        load(&csv, &dir, &split(3, 4096)).unwrap();
+        assert_round_trip(&csv, &dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn every_type_nulls_and_edge_values_read_back() {
+    let csv = b"i,d,f,day,b,s,e\n\
+        1,-0.000,1e3,2024-02-29,true,x,\n\
+        ,0.5,,,,,\n\
+        -9223372036854775808,12.25,0.1,1970-01-01,false,\"a,\"\"b\"\"\",\n\
+        7,-3,-0,,true,\xff,\n";
+    let dir = table_dir("types");
+    load(csv, &dir, &split(2, 7)).unwrap();
+    let table = Table::open(&dir).unwrap();
+    let types: Vec<String> = table.manifest.columns.iter().map(|c| c.ty.name()).collect();
+    assert_eq!(
+        types,
+        [
+            "int64",
+            "decimal(3)",
+            "float64",
+            "date",
+            "bool",
+            "string",
+            "string"
+        ]
+    );
+    let nulls: Vec<u64> = table.manifest.columns.iter().map(|c| c.nulls).collect();
+    assert_eq!(nulls, [1, 0, 1, 2, 1, 0, 0]);
+    assert_round_trip(csv, &dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_sum_column_type_answers_as_the_csv_query() {
+    let csv = b"k,i,d,f,s,n\na,1,-0.000,1e3,2.5,\nb,,0.5,,,\na,-4,12.25,0.1,1e-2,\n";
+    let dir = table_dir("sums");
+    load(csv, &dir, &split(2, 0)).unwrap();
+    let table = Table::open(&dir).unwrap();
+    for sum in ["i", "d", "f", "s", "n"] {
+        let q = Query {
+            group_by: "k",
+            sum,
+            ..Query::default()
+        };
+        let ours = groups_to_json(&table_query::run(&table, q, 3).unwrap());
+        assert_eq!(ours, groups_to_json(&query::run(csv, q).unwrap()), "{sum}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn query_errors_are_step_7s() {
+    let csv = b"k,v,day,flag\na,1,2024-01-01,true\nb,x,2024-01-02,false\na,y,,true\n";
+    let dir = table_dir("query-errors");
+    load(csv, &dir, &split(1, 0)).unwrap();
+    let table = Table::open(&dir).unwrap();
+    for (group_by, sum) in [
+        ("k", "v"),
+        ("k", "day"),
+        ("k", "flag"),
+        ("k", "nope"),
+        ("nope", "v"),
+    ] {
+        let q = Query {
+            group_by,
+            sum,
+            ..Query::default()
+        };
+        let TableError::Query(ours) = table_query::run(&table, q, 2).unwrap_err() else {
+            panic!("{sum}: not a query error")
+        };
+        let theirs = query::run(csv, q).unwrap_err();
+        assert_eq!(ours.to_json(), theirs.to_json(), "{group_by} {sum}");
+    }
+    // A bool key groups as step 8 does (by its text).
+    let q = Query {
+        group_by: "flag",
+        sum: "k",
+        ..Default::default()
+    };
+    let ours = table_query::run(&table, q, 1).unwrap_err().to_json();
+    assert_eq!(ours, query::run(csv, q).unwrap_err().to_json());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn load_errors_name_record_line_column_and_text() {
+    let dir = table_dir("load-errors");
+    let ragged = b"a,b\n1,2\n3\n";
+    let e = load(ragged, &dir, &split(2, 3)).unwrap_err();
+    assert_eq!(
+        e.to_json(),
+        query::run(
+            ragged,
+            Query {
+                group_by: "a",
+                sum: "b",
+                ..Default::default()
+            }
+        )
+        .unwrap_err()
+        .to_json()
+    );
+    let csv = b"a,b\n1,2\n3,\"x\ny\"\n";
+    let options = LoadOptions {
+        split: Some(Split {
+            threads: 2,
+            chunk: 4,
+        }),
+        schema: parse_schema("b=int64").unwrap(),
+        ..LoadOptions::default()
+    };
+    let e = load(csv, &dir, &options).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        r#"line 3 (record 2, byte 10), column "b": "x\ny" is not of type int64"#
+    );
+    assert!(
+        !dir.exists() && !temporary_dir(&dir).exists(),
+        "nothing left behind"
+    );
+    assert!(parse_schema("b=varchar").is_err());
+    assert!(parse_schema("b").is_err());
+    let e = load(
+        csv,
+        &dir,
+        &LoadOptions {
+            schema: parse_schema("c=int64").unwrap(),
+            ..split(1, 0)
+        },
+    );
+    assert!(e.unwrap_err().to_string().contains("no column named \"c\""));
+    let e = load(b"", &dir, &split(1, 0)).unwrap_err();
+    assert!(e.to_string().contains("no header"), "{e}");
+    // A schema can make a column a string, or any number a float64.
+    let options = LoadOptions {
+        schema: parse_schema("a=string,b=float64").unwrap(),
+        ..split(1, 0)
+    };
+    load(b"a,b\n1,2\n", &dir, &options).unwrap();
+    let types: Vec<_> = Table::open(&dir)
+        .unwrap()
+        .manifest
+        .columns
+        .iter()
+        .map(|c| c.ty)
+        .collect();
+    assert_eq!(
+        types,
+        [ColumnType::String, ColumnType::Decimal { scale: 0 }]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_load_never_overwrites_and_an_unfinished_one_is_no_table() {
+    let dir = table_dir("crash");
+    std::fs::create_dir_all(&dir).unwrap();
+    assert!(matches!(
+        load(b"a\n1\n", &dir, &split(1, 0)),
+        Err(TableError::Exists(_))
+    ));
+    // A directory with column files but no manifest: what a crash would leave.
+    std::fs::write(dir.join("col0.values"), [0u8; 8]).unwrap();
+    let e = Table::open(&dir).err().expect("no manifest, no table");
+    assert!(e.to_string().contains("manifest.json"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    // A column file of the wrong size is noticed.
+    load(b"a,b\nx,1\n", &dir, &split(1, 0)).unwrap();
+    std::fs::write(dir.join("col1.values"), [0u8; 4]).unwrap();
+    let table = Table::open(&dir).unwrap();
+    assert!(
+        table
+            .column(1)
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("the manifest says 8")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_rectangular_conformance_case_loads_and_reads_back() {
+    let mut loaded = 0;
+    for case in harness::gate::cases::load_all().unwrap() {
+        let Ok(records) = harness::spec::reference::parse(&case.input) else {
+            continue;
+        };
+        let Some(width) = records.first().map(Vec::len) else {
+            continue;
+        };
+        if records.iter().any(|r| r.len() != width) {
+            continue;
+        }
+        let dir = table_dir(&format!("case-{loaded}"));
+        for threads in [1, 3] {
+            load(&case.input, &dir, &split(threads, 5)).unwrap();
+            assert_round_trip(&case.input, &dir);
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        loaded += 1;
+    }
+    assert!(loaded > 30, "only {loaded} cases");
+}
+
+#[test]
+fn group_by_int_date_and_bool_columns_as_the_csv_query() {
+    let (mut csv, _) = generate_in_memory(&Config {
+        rows: 4_000,
+        seed: 5,
+        quoted_pct: 5.0,
+        crlf: false,
+    });
+    csv.extend_from_slice(b"4000,books,1.5,x,,,\n"); // NULL keys: the key ""
+    let dir = table_dir("group-by-types");
+    load(&csv, &dir, &split(2, 3000)).unwrap();
+    let table = Table::open(&dir).unwrap();
+    for (group_by, sum) in [
+        ("flag", "value"),
+        ("date", "qty"),
+        ("qty", "value"),
+        ("id", "qty"),
+    ] {
+        let q = Query {
+            group_by,
+            sum,
+            ..Query::default()
+        };
+        let ours = groups_to_json(&table_query::run(&table, q, 3).unwrap());
+        assert_eq!(
+            ours,
+            groups_to_json(&query::run(&csv, q).unwrap()),
+            "{group_by}"
+        );
+    }
+    let q = Query {
+        group_by: "value",
+        sum: "qty",
+        ..Default::default()
+    };
+    let e = table_query::run(&table, q, 1).unwrap_err();
+    assert!(e.to_string().contains("--schema value=string"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_hash_index_groups_rows_by_first_occurrence_on_any_thread_count() {
+    let (csv, _) = generate_in_memory(&Config {
+        rows: 3_000,
+        seed: 4,
+        quoted_pct: 10.0,
+        crlf: false,
+    });
+    let records = harness::spec::reference::parse(&csv).unwrap();
+    let dir = table_dir("index");
+    for (column, k) in [("category", 1), ("flag", 6), ("date", 4)] {
+        // The obvious grouping of the CSV's fields, in order of first occurrence.
+        let mut order: Vec<&[u8]> = Vec::new();
+        let mut rows: std::collections::HashMap<&[u8], Vec<u64>> = Default::default();
+        for (row, r) in records[1..].iter().enumerate() {
+            let key = &r[k][..];
+            if !rows.contains_key(key) {
+                order.push(key);
+            }
+            rows.entry(key).or_default().push(row as u64);
+        }
+        let expected_rows: Vec<u64> = order.iter().flat_map(|key| rows[key].clone()).collect();
+        let mut first_files = None;
+        for threads in [1, 2, 3, 8] {
+            let options = LoadOptions {
+                index: Some(column.to_string()),
+                ..split(threads, 4096)
+            };
+            load(&csv, &dir, &options).unwrap();
+            let table = Table::open(&dir).unwrap();
+            let index = table.index(k).unwrap().expect("an index");
+            assert_eq!(index.groups(), order.len(), "{column}");
+            let got_rows: Vec<u64> = (0..index.groups())
+                .flat_map(|g| index.rows_of(g).chunks_exact(8))
+                .map(|w| u64::from_le_bytes(w.try_into().unwrap()))
+                .collect();
+            assert_eq!(got_rows, expected_rows, "{column} on {threads} threads");
+            let files = files(&dir);
+            assert_eq!(
+                *first_files.get_or_insert_with(|| files.clone()),
+                files,
+                "{column}"
+            );
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_decimal_column_sums_the_texts_not_their_f64s() {
+    use step9::exact::{ExactSum, Number};
+    // The exact sum of the two f64s rounds to another f64 than the exact sum of the
+    // two decimals: a table of f64s could not give step 8's answer.
+    let mut of_f64s = ExactSum::default();
+    of_f64s.add(Number::Float(72.1));
+    of_f64s.add(Number::Float(32.1));
+    assert_eq!(of_f64s.to_f64(), 104.19999999999999);
+    let csv = b"k,v\na,72.1\na,32.1\n";
+    let dir = table_dir("texts");
+    load(csv, &dir, &split(1, 0)).unwrap();
+    let table = Table::open(&dir).unwrap();
+    assert_eq!(
+        table.manifest.columns[1].ty,
+        ColumnType::Decimal { scale: 1 }
+    );
+    let q = Query {
+        group_by: "k",
+        sum: "v",
+        ..Default::default()
+    };
+    let groups = table_query::run(&table, q, 1).unwrap();
+    assert_eq!(groups[&b"a"[..]].sum, Some(104.2));
+    assert_eq!(
+        groups_to_json(&groups),
+        groups_to_json(&query::run(csv, q).unwrap())
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
