@@ -66,6 +66,96 @@ impl Default for Config {
     }
 }
 
+/// Another key column for the GROUP BY at any number of groups: `category` holds
+/// `distinct` keys instead of the 32 [`CATEGORIES`] ([`key_text`] spells them).
+/// Uniform: the rows take the keys in a scrambled order that repeats every
+/// `distinct` rows, so a file of at least `distinct` rows holds every key, each
+/// `rows / distinct` times (give or take one). Zipf: each row draws its key with
+/// probability proportional to `1 / (rank + 1)`, the skew of real GROUP BY
+/// columns (a few keys hold most rows; most keys are rare).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Keys {
+    /// Distinct keys, at least 1.
+    pub distinct: u64,
+    /// Zipf-skewed draws instead of every key in turn.
+    pub zipf: bool,
+}
+
+/// The text of key `k` of a [`Keys`] file: the first 32 are the [`CATEGORIES`]; key
+/// `k` past them is `CATEGORIES[k % 32]`, a `-` and `k / 32` (`books-1`, `games-1`,
+/// …), so that keys are 4 to 15 bytes long, like real names, and distinct.
+pub fn key_text(k: u64) -> String {
+    let word = CATEGORIES[(k % CATEGORIES.len() as u64) as usize];
+    match k / CATEGORIES.len() as u64 {
+        0 => word.to_string(),
+        n => format!("{word}-{n}"),
+    }
+}
+
+/// Which key each row takes, for a [`Keys`] file.
+struct KeyPicker {
+    keys: Keys,
+    /// `a` of the bijection `i -> (a * i + b) mod distinct`: coprime to `distinct`.
+    a: u64,
+    b: u64,
+    /// Zipf: the cumulative weights of the ranks, scaled to `u64`.
+    cdf: Vec<u64>,
+}
+
+impl KeyPicker {
+    fn new(keys: Keys) -> KeyPicker {
+        let n = keys.distinct.max(1);
+        // A multiplier near n times the golden ratio scatters neighbours; step it up
+        // until it is coprime to n, so the map is a bijection.
+        let mut a = ((n as f64 * 0.618_033_988_749_895) as u64).max(1) | 1;
+        while gcd(a, n) != 1 {
+            a += 2;
+        }
+        let cdf = if keys.zipf {
+            let mut total = 0.0;
+            let weights: Vec<f64> = (0..n).map(|r| 1.0 / (r + 1) as f64).collect();
+            let sum: f64 = weights.iter().sum();
+            weights
+                .iter()
+                .map(|w| {
+                    total += w / sum;
+                    (total.min(1.0) * u64::MAX as f64) as u64
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        KeyPicker {
+            keys: Keys {
+                distinct: n,
+                ..keys
+            },
+            a: a % n.max(2),
+            b: n / 3,
+            cdf,
+        }
+    }
+
+    /// The key of row `id`.
+    fn pick(&self, id: u64, rng: &mut ChaCha8Rng) -> u64 {
+        let n = self.keys.distinct;
+        let rank = if self.keys.zipf {
+            let ticket: u64 = rng.random();
+            (self.cdf.partition_point(|&c| c < ticket) as u64).min(n - 1)
+        } else {
+            id % n
+        };
+        ((u128::from(self.a) * u128::from(rank) + u128::from(self.b)) % u128::from(n)) as u64
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
 /// One group of the reference answer.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GroupRef {
@@ -94,6 +184,70 @@ pub struct Reference {
 /// # Errors
 /// Whatever writing to `out` fails with.
 pub fn generate(config: &Config, out: impl Write, progress: &ProgressBar) -> io::Result<Reference> {
+    generate_keyed(config, None, out, progress)
+}
+
+/// [`generate`], with the `category` column's keys from `keys` when given (the
+/// bench layout otherwise unchanged; the other columns are drawn as in the bench
+/// file). The reference is built per key number and sorted once at the end, so that
+/// ten million keys cost a vector, not a map lookup a row.
+///
+/// # Errors
+/// Whatever writing to `out` fails with.
+pub fn generate_keyed(
+    config: &Config,
+    keys: Option<Keys>,
+    out: impl Write,
+    progress: &ProgressBar,
+) -> io::Result<Reference> {
+    let Some(keys) = keys else {
+        return generate_categories(config, out, progress);
+    };
+    let mut out = CountingWriter {
+        inner: out,
+        bytes: 0,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
+    let eol = if config.crlf { "\r\n" } else { "\n" };
+    let picker = KeyPicker::new(keys);
+    let mut groups = vec![GroupRef::default(); picker.keys.distinct as usize];
+    write!(out, "{HEADER}{eol}")?;
+    for id in 0..config.rows {
+        let key = picker.pick(id, &mut rng);
+        let (value_text, micros) = random_value(&mut rng);
+        let group = &mut groups[key as usize];
+        group.count += 1;
+        group.sum_f64 += value_text
+            .parse::<f64>()
+            .expect("a generated value is a valid f64");
+        group.sum_micros += micros;
+        write!(out, "{id},{},{value_text},", key_text(key))?;
+        write_rest(&mut out, &mut rng, config, eol)?;
+        if id % 65_536 == 0 {
+            progress.set_position(id);
+        }
+    }
+    out.flush()?;
+    progress.set_position(config.rows);
+    let groups = groups
+        .into_iter()
+        .enumerate()
+        .filter(|(_, g)| g.count > 0)
+        .map(|(k, g)| (key_text(k as u64), g))
+        .collect();
+    Ok(Reference {
+        rows: config.rows,
+        bytes: out.bytes,
+        groups,
+    })
+}
+
+/// The bench file's own rows: `category` one of the 32 [`CATEGORIES`], Zipf-skewed.
+fn generate_categories(
+    config: &Config,
+    out: impl Write,
+    progress: &ProgressBar,
+) -> io::Result<Reference> {
     let mut out = CountingWriter {
         inner: out,
         bytes: 0,
@@ -122,12 +276,7 @@ pub fn generate(config: &Config, out: impl Write, progress: &ProgressBar) -> io:
             .expect("a generated value is a valid f64");
         group.sum_micros += micros;
         write!(out, "{id},{},{value_text},", CATEGORIES[category])?;
-        write_name(&mut out, &mut rng, config.quoted_pct)?;
-        let days = rng.random_range(0..2557); // 2020-01-01 ..= 2026-12-31
-        let (y, m, d) = date::civil_from_days(date::days_from_civil(2020, 1, 1) + days);
-        let qty = rng.random_range(1..1000u32);
-        let flag = rng.random_bool(0.5);
-        write!(out, ",{y:04}-{m:02}-{d:02},{qty},{flag}{eol}")?;
+        write_rest(&mut out, &mut rng, config, eol)?;
         if id % 65_536 == 0 {
             progress.set_position(id);
         }
@@ -153,6 +302,18 @@ pub fn generate_in_memory(config: &Config) -> (Vec<u8>, Reference) {
 /// # Errors
 /// Whatever creating, writing or renaming the files fails with.
 pub fn write_files(config: &Config, csv_path: &Path) -> io::Result<Reference> {
+    write_files_keyed(config, None, csv_path)
+}
+
+/// [`write_files`] with the keys of [`generate_keyed`].
+///
+/// # Errors
+/// As [`write_files`].
+pub fn write_files_keyed(
+    config: &Config,
+    keys: Option<Keys>,
+    csv_path: &Path,
+) -> io::Result<Reference> {
     if let Some(dir) = csv_path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
@@ -162,11 +323,11 @@ pub fn write_files(config: &Config, csv_path: &Path) -> io::Result<Reference> {
     );
     let tmp_csv = with_suffix(csv_path, ".tmp");
     let file = BufWriter::with_capacity(1 << 20, File::create(&tmp_csv)?);
-    let reference = generate(config, file, &progress)?;
+    let reference = generate_keyed(config, keys, file, &progress)?;
     progress.finish_and_clear();
     let ref_path = reference_path(csv_path);
     let tmp_ref = with_suffix(&ref_path, ".tmp");
-    std::fs::write(&tmp_ref, reference_json(config, &reference))?;
+    std::fs::write(&tmp_ref, reference_json_keyed(config, keys, &reference))?;
     std::fs::rename(&tmp_csv, csv_path)?;
     std::fs::rename(&tmp_ref, &ref_path)?;
     Ok(reference)
@@ -192,6 +353,11 @@ pub fn reference_path(csv_path: &Path) -> PathBuf {
 /// the row-order `f64` sum (as a number and as its bits in hex, for bitwise checks)
 /// and the exact decimal sum as a string.
 pub fn reference_json(config: &Config, reference: &Reference) -> String {
+    reference_json_keyed(config, None, reference)
+}
+
+/// [`reference_json`] for a file of [`generate_keyed`]: the query names its keys.
+pub fn reference_json_keyed(config: &Config, keys: Option<Keys>, reference: &Reference) -> String {
     use serde_json::{Map, Value, json};
     let groups: Map<String, Value> = reference
         .groups
@@ -206,7 +372,7 @@ pub fn reference_json(config: &Config, reference: &Reference) -> String {
             (key.clone(), group)
         })
         .collect();
-    let doc = json!({
+    let mut doc = json!({
         "query": "SELECT category, COUNT(*), SUM(value) GROUP BY category",
         "rows": reference.rows,
         "bytes": reference.bytes,
@@ -215,6 +381,9 @@ pub fn reference_json(config: &Config, reference: &Reference) -> String {
         "crlf": config.crlf,
         "groups": groups,
     });
+    if let Some(k) = keys {
+        doc["keys"] = json!({"distinct": k.distinct, "zipf": k.zipf});
+    }
     serde_json::to_string_pretty(&doc).expect("JSON values always serialize") + "\n"
 }
 
@@ -247,6 +416,21 @@ fn random_value(rng: &mut ChaCha8Rng) -> (String, i128) {
     let sign = if negative { "-" } else { "" };
     let text = format!("{sign}{int_part}.{frac:0width$}", width = digits as usize);
     (text, if negative { -micros } else { micros })
+}
+
+/// The columns after `value`: `name`, `date`, `qty`, `flag` and the terminator.
+fn write_rest(
+    out: &mut impl Write,
+    rng: &mut ChaCha8Rng,
+    config: &Config,
+    eol: &str,
+) -> io::Result<()> {
+    write_name(out, rng, config.quoted_pct)?;
+    let days = rng.random_range(0..2557); // 2020-01-01 ..= 2026-12-31
+    let (y, m, d) = date::civil_from_days(date::days_from_civil(2020, 1, 1) + days);
+    let qty = rng.random_range(1..1000u32);
+    let flag = rng.random_bool(0.5);
+    write!(out, ",{y:04}-{m:02}-{d:02},{qty},{flag}{eol}")
 }
 
 fn write_name(out: &mut impl Write, rng: &mut ChaCha8Rng, quoted_pct: f64) -> io::Result<()> {
@@ -351,6 +535,65 @@ mod tests {
             let exact = g.sum_micros as f64 / 1e6;
             assert!((exact - g.sum_f64).abs() <= 1e-6 * exact.abs().max(1.0));
         }
+    }
+
+    fn keyed(rows: u64, distinct: u64, zipf: bool) -> (Vec<u8>, Reference) {
+        let config = Config {
+            rows,
+            ..Config::default()
+        };
+        let keys = Some(Keys { distinct, zipf });
+        let mut out = Vec::new();
+        let reference = generate_keyed(&config, keys, &mut out, &ProgressBar::hidden()).unwrap();
+        (out, reference)
+    }
+
+    #[test]
+    fn uniform_keys_are_all_there_in_turn() {
+        for distinct in [1, 2, 32, 33, 1_000, 4_096] {
+            let (csv, reference) = keyed(3 * distinct + 1, distinct, false);
+            assert_eq!(reference.groups.len() as u64, distinct, "{distinct}");
+            let counts: Vec<u64> = reference.groups.values().map(|g| g.count).collect();
+            assert!(
+                counts.iter().all(|&c| c == 3 || c == 4),
+                "{distinct}: {counts:?}"
+            );
+            assert_eq!(reference.bytes, csv.len() as u64);
+            // The same rows as keys: `category` is the second field of every record.
+            let seen: BTreeMap<&[u8], u64> = csv
+                .split(|&b| b == b'\n')
+                .skip(1)
+                .filter(|l| !l.is_empty() && !l.contains(&b'"'))
+                .fold(BTreeMap::new(), |mut m, l| {
+                    *m.entry(l.split(|&b| b == b',').nth(1).unwrap())
+                        .or_default() += 1;
+                    m
+                });
+            assert!(seen.len() as u64 <= distinct);
+        }
+        assert_eq!(
+            keyed(100, 7, false).0,
+            keyed(100, 7, false).0,
+            "deterministic"
+        );
+    }
+
+    #[test]
+    fn zipf_keys_are_skewed_and_key_texts_distinct() {
+        let (_, reference) = keyed(20_000, 1_000, true);
+        let mut counts: Vec<u64> = reference.groups.values().map(|g| g.count).collect();
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        assert!(
+            counts[0] > 50 * counts[counts.len() / 2].max(1),
+            "{:?}",
+            &counts[..5]
+        );
+        let texts: std::collections::BTreeSet<String> = (0..100_000).map(key_text).collect();
+        assert_eq!(texts.len(), 100_000);
+        assert_eq!(
+            (key_text(0), key_text(32), key_text(65)),
+            ("books".into(), "books-1".into(), "games-2".into())
+        );
     }
 
     #[test]

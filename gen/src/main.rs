@@ -1,5 +1,6 @@
-//! `gen [--rows N] [--out PATH] [--seed S] [--quoted-pct P] [--crlf]`: writes a bench CSV
-//! and its reference answer (`PATH` with `.ref.json` in place of `.csv`).
+//! `gen [--rows N] [--out PATH] [--seed S] [--quoted-pct P] [--crlf] [--keys N [--zipf]]`:
+//! writes a bench CSV and its reference answer (`PATH` with `.ref.json` in place of
+//! `.csv`). `--keys N` puts N distinct keys in `category` instead of the 32 categories.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,6 +49,20 @@ fn main() -> ExitCode {
                 .help("end records with CR LF"),
         )
         .arg(
+            Arg::new("keys")
+                .long("keys")
+                .value_name("N")
+                .value_parser(value_parser!(u64).range(1..))
+                .help("N distinct keys in `category` instead of its 32 categories, every key in turn (so a file of at least N rows holds them all)"),
+        )
+        .arg(
+            Arg::new("zipf")
+                .long("zipf")
+                .action(ArgAction::SetTrue)
+                .requires("keys")
+                .help("with --keys: draw each row's key Zipf-skewed (rank r with weight 1/(r+1)) instead of in turn"),
+        )
+        .arg(
             Arg::new("format")
                 .long("format")
                 .value_parser(["csv", "1brc"])
@@ -84,12 +99,19 @@ fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    match gen_csv::write_files(&config, out) {
+    let keys = matches
+        .get_one::<u64>("keys")
+        .map(|&distinct| gen_csv::Keys {
+            distinct,
+            zipf: matches.get_flag("zipf"),
+        });
+    match gen_csv::write_files_keyed(&config, keys, out) {
         Ok(reference) => {
             println!(
-                "wrote {} ({} rows, {:.1} MB) and {}",
+                "wrote {} ({} rows, {} distinct keys, {:.1} MB) and {}",
                 out.display(),
                 reference.rows,
+                reference.groups.len(),
                 reference.bytes as f64 / 1e6,
                 gen_csv::reference_path(out).display()
             );

@@ -28,7 +28,8 @@ macro_rules! bad_input_tests {
     ($bin:expr) => {
         $crate::__bad_input_tests!($bin;
             empty_file, one_quote, unterminated_quote_at_the_end, nul_bytes,
-            invalid_utf8_key, missing_path, directory, unreadable_file, field_of_100_mb,
+            invalid_utf8_key, missing_path, directory, a_pipe_or_a_device, unreadable_file,
+            field_of_100_mb,
             truncated_while_mapped, compressed_or_utf16_file, another_delimiter);
         #[test]
         #[ignore = "writes a sparse file over 4 GiB (it takes no disk space) and reads it all: \
@@ -139,10 +140,16 @@ impl Drop for TempFile {
     }
 }
 
-/// `--records FILE` prints what the reference parser gives, errors included.
+/// `--records FILE` prints what the reference parser gives, errors included, and
+/// exits 1 on an error (0 for records).
 fn records_match_reference(bin: &Path, file: &Path, bytes: &[u8]) {
     let out = run(bin, &["--records", file.to_str().unwrap()]);
-    expect(&out, 0, &[], "--records");
+    let status = if reference::parse(bytes).is_ok() {
+        0
+    } else {
+        1
+    };
+    expect(&out, status, &[], "--records");
     assert_eq!(
         text(&out.stdout),
         to_json(&reference::parse(bytes)),
@@ -186,7 +193,7 @@ pub fn empty_file(bin: &Path) {
 pub fn one_quote(bin: &Path) {
     let file = TempFile::with(bin, "one-quote", b"\"");
     let out = run(bin, &["--records", file.0.to_str().unwrap()]);
-    expect(&out, 0, &[], "one quote");
+    expect(&out, 1, &[], "one quote");
     assert_eq!(
         text(&out.stdout),
         "{\"error\":\"unterminated_quote\",\"record\":0,\"byte\":0}\n"
@@ -198,6 +205,7 @@ pub fn one_quote(bin: &Path) {
 pub fn unterminated_quote_at_the_end(bin: &Path) {
     let file = TempFile::with(bin, "open-quote", b"category,value\na,1\nb,2\n\"c,3\n");
     let out = run(bin, &["--records", file.0.to_str().unwrap()]);
+    expect(&out, 1, &[], "--records on an open quote");
     assert_eq!(
         text(&out.stdout),
         "{\"error\":\"unterminated_quote\",\"record\":3,\"byte\":23}\n"
@@ -275,6 +283,39 @@ pub fn directory(bin: &Path) {
         &["cannot read", "directory"],
         "--records directory",
     );
+}
+
+/// A pipe (FIFO) or a device (`/dev/null`): exit 2, "not a regular file", before the
+/// gate; mapping one would fail with the bare "No such device".
+pub fn a_pipe_or_a_device(bin: &Path) {
+    let needles = ["/dev/null", "not a regular file"];
+    expect(
+        &run_on(bin, Path::new("/dev/null"), &[]),
+        2,
+        &needles,
+        "/dev/null",
+    );
+    let fifo = std::env::temp_dir().join(format!(
+        "{}-fifo-{}",
+        bin.file_name().and_then(|n| n.to_str()).unwrap_or("step"),
+        std::process::id()
+    ));
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("SKIPPED the FIFO half of a_pipe_or_a_device: mkfifo did not run");
+        return;
+    }
+    // A writer, so that the binary's open of the FIFO does not wait forever.
+    let writer = Command::new("sh")
+        .arg("-c")
+        .arg("printf 'a,b\n' > \"$0\"")
+        .arg(&fifo)
+        .spawn()
+        .unwrap();
+    let out = run_on(bin, &fifo, &[]);
+    let _ = std::fs::remove_file(&fifo);
+    let _ = writer.wait_with_output();
+    expect(&out, 2, &["not a regular file"], "FIFO");
 }
 
 /// A file without read permission: exit 2, "Permission denied". Skipped, with a

@@ -103,7 +103,7 @@ pub fn a_value_that_is_not_a_number_names_record_line_column_and_text(run: Run) 
     );
     assert_eq!(
         e.to_json().to_string(),
-        r#"{"column":"value","error":"invalid_number","record":2,"text":"abc"}"#
+        r#"{"byte":22,"column":"value","error":"invalid_number","line":4,"record":2,"text":"abc"}"#
     );
     assert_eq!(
         e.to_string(),
@@ -127,7 +127,7 @@ pub fn a_record_with_another_width_is_an_error(run: Run) {
     let e = run(b"category,value\na,1,extra\n").unwrap_err();
     assert_eq!(
         e.to_json().to_string(),
-        r#"{"error":"field_count","expected":2,"found":3,"record":1}"#
+        r#"{"byte":15,"error":"field_count","expected":2,"found":3,"line":2,"record":1}"#
     );
 }
 
@@ -213,7 +213,7 @@ pub fn an_unterminated_quote_names_its_record_and_byte(run: Run) {
     let e = run(b"category,value\na,1\n\"b,2\n").unwrap_err();
     assert_eq!(
         e.to_json().to_string(),
-        r#"{"byte":19,"error":"unterminated_quote","record":2}"#
+        r#"{"byte":19,"error":"unterminated_quote","line":3,"record":2}"#
     );
 }
 
@@ -227,7 +227,7 @@ pub fn the_binary_exits_non_zero_with_the_error_as_json(bin: &Path) {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
-        r#"{"column":"value","error":"invalid_number","record":2,"text":"x1"}"#
+        r#"{"byte":21,"column":"value","error":"invalid_number","line":3,"record":2,"text":"x1"}"#
     );
     let out = Command::new(bin).arg(&path).output().unwrap();
     assert_eq!(out.status.code(), Some(1));

@@ -106,26 +106,43 @@ pub fn no_header_names_the_columns_by_position(bin: &Path) {
     assert_eq!(code, Some(1));
     assert_eq!(
         stdout,
-        r#"{"column":"2","error":"invalid_number","record":1,"text":"x"}"#
+        r#"{"byte":6,"column":"2","error":"invalid_number","line":2,"record":1,"text":"x"}"#
     );
     let (code, _, stderr) = run_binary(bin, "nohdr", csv, &["--no-header"]);
     assert_eq!(code, Some(1), "{stderr}");
     assert!(
         stderr.contains(
-            r#"--no-header: columns are named by position, 1 to 2; "category" is not one"#
+            r#"read without a header, so columns are named by position, 1 to 2; "category" is not one"#
         ),
         "{stderr}"
     );
+    // `--format 1brc` reads no header either; its error does not name `--no-header`,
+    // which the user did not give.
+    let (code, _, stderr) = run_binary(bin, "brc-position", "Oslo\n", &["--format", "1brc"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("read without a header"), "{stderr}");
+    assert!(!stderr.contains("--no-header"), "{stderr}");
 }
 
-/// `--null -999`: refused (exit status 2), since a value would be both.
+/// `--null -999`: refused (exit status 2), since a value would be both. `NaN` and
+/// `inf` are not values the query sums, so they may be `--null` texts: `NaN` as a
+/// value is an error that suggests `--null NaN`, which then reads it as NULL.
 pub fn a_null_marker_that_is_a_number_is_refused(bin: &Path) {
-    let (code, _, stderr) = run_binary(bin, "num", "category,value\na,1\n", &["--null", "-999"]);
-    assert_eq!(code, Some(2), "{stderr}");
-    assert!(
-        stderr.contains("--null -999: that text is a number"),
-        "{stderr}"
-    );
+    let csv = "category,value\na,1\na,NaN\n";
+    for number in ["-999", "1e3"] {
+        let (code, _, stderr) = run_binary(bin, "num", csv, &["--null", number]);
+        assert_eq!(code, Some(2), "{stderr}");
+        let message = format!("--null {number}: that text is a number");
+        assert!(stderr.contains(&message), "{stderr}");
+    }
+    let (code, _, stderr) = run_binary(bin, "nan", csv, &[]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("run with --null NaN"), "{stderr}");
+    let (code, stdout, stderr) = run_binary(bin, "nan", csv, &["--null", "NaN", "--json"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout, r#"{"a":{"count":2,"sum":1.0}}"#);
+    let (code, _, stderr) = run_binary(bin, "inf", csv, &["--null", "inf", "--null", "NaN"]);
+    assert_eq!(code, Some(0), "{stderr}");
 }
 
 /// `--agg count,sum,min,max,mean`: MIN, MAX and AVG over the non-NULL values (a group

@@ -90,15 +90,19 @@ pub fn read_args(command: Command) -> Command {
 /// The `--null` texts and the `--agg` set.
 ///
 /// # Errors
-/// A `--null` text that is itself a number (`-999`): a value could then be both a
-/// number and NULL, and the steps that aggregate on a device decide before they see
+/// A `--null` text that is itself a value the query would sum (`-999`, `1e3`: a
+/// finite number; `NaN` and `inf` are not, so they may be `--null` texts): a value
+/// could then be both a number and NULL, and the steps that aggregate on a device decide before they see
 /// `--null`; an `--agg` word that is not an aggregate.
 pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, String> {
     let nulls: Vec<String> = match matches.try_get_many::<String>("null") {
         Ok(Some(v)) => v.cloned().collect(),
         _ => Vec::new(),
     };
-    if let Some(n) = nulls.iter().find(|n| n.parse::<f64>().is_ok()) {
+    if let Some(n) = nulls
+        .iter()
+        .find(|n| n.parse::<f64>().is_ok_and(f64::is_finite))
+    {
         return Err(format!(
             "--null {n}: that text is a number, so a value could be both; not supported \
              (remove those rows first, e.g. with grep -v)"

@@ -99,7 +99,7 @@ impl QueryError {
     pub fn to_json(&self) -> Value {
         match self {
             QueryError::Parse(e) => {
-                json!({"error": ErrorKind::UnterminatedQuote.name(), "record": e.record, "byte": e.byte})
+                json!({"error": ErrorKind::UnterminatedQuote.name(), "record": e.record, "line": e.line, "byte": e.byte})
             }
             QueryError::NoHeader => json!({"error": self.name()}),
             QueryError::MissingColumn { column, header } => {
@@ -113,20 +113,26 @@ impl QueryError {
             }
             QueryError::FieldCount {
                 record,
+                line,
+                byte,
                 expected,
                 found,
-                ..
-            } => {
-                json!({"error": self.name(), "record": record, "expected": expected, "found": found})
-            }
+            } => with_place(
+                json!({"error": self.name(), "record": record, "expected": expected, "found": found}),
+                *line,
+                *byte,
+            ),
             QueryError::InvalidNumber {
                 record,
+                line,
+                byte,
                 column,
                 text,
-                ..
-            } => {
-                json!({"error": self.name(), "record": record, "column": column, "text": key_text(text)})
-            }
+            } => with_place(
+                json!({"error": self.name(), "record": record, "column": column, "text": key_text(text)}),
+                *line,
+                *byte,
+            ),
         }
     }
 }
@@ -173,7 +179,8 @@ impl fmt::Display for QueryError {
             }
             QueryError::NotAPosition { column, width } => write!(
                 f,
-                "--no-header: columns are named by position, 1 to {width}; {column:?} is not one"
+                "this file is read without a header, so columns are named by position, 1 to \
+                 {width}; {column:?} is not one"
             ),
             QueryError::FieldCount {
                 record,
@@ -211,6 +218,17 @@ impl fmt::Display for QueryError {
             }
         }
     }
+}
+
+/// `error` with `"line"` and `"byte"` added, as the message gives them; left out when
+/// the line is 0, which no record has: the query read a source that kept no lines
+/// or offsets (step 9's table).
+fn with_place(mut error: Value, line: u64, byte: u64) -> Value {
+    if line != 0 {
+        error["line"] = line.into();
+        error["byte"] = byte.into();
+    }
+    error
 }
 
 /// `text` as one shell word: quoted when the shell would read it otherwise (`?`).

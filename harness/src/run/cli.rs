@@ -110,12 +110,19 @@ pub fn run<S: Step>() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `--records FILE`: prints the records (or the parse error) of `path` as JSON.
+/// `--records FILE`: prints the records (or the parse error) of `path` as JSON. Exit
+/// status 0 for records, 1 for a parse error (its JSON is printed all the same: it is
+/// the answer the conformance cases record), 2 when the file cannot be read.
 pub fn dump_records<S: Step>(path: &Path, dialect: Dialect) -> ExitCode {
     match std::fs::read(path) {
         Ok(bytes) => {
-            print!("{}", json::to_json(&S::records_in(&bytes, dialect)));
-            ExitCode::SUCCESS
+            let outcome = S::records_in(&bytes, dialect);
+            print!("{}", json::to_json(&outcome));
+            if outcome.is_ok() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
         }
         Err(e) => fail(S::NAME, &Error::io(path, e)),
     }
@@ -131,13 +138,25 @@ pub fn dump_records<S: Step>(path: &Path, dialect: Dialect) -> ExitCode {
 /// binary ([`crate::run::sniff`]); or the bench file cannot be written.
 pub fn bench_input(file: Option<&Path>) -> Result<PathBuf, Error> {
     if let Some(path) = file {
-        // A directory opens (and a step that maps it would say "No such device").
-        if std::fs::File::open(path)
+        // A directory, a FIFO or a device opens, and a step that maps it would say
+        // "No such device": say what it is instead.
+        let kind = std::fs::File::open(path)
             .map_err(|e| Error::io(path, e))?
             .metadata()
-            .is_ok_and(|m| m.is_dir())
-        {
-            return Err(Error::io(path, std::io::ErrorKind::IsADirectory.into()));
+            .map(|m| m.file_type());
+        match kind {
+            Ok(kind) if kind.is_dir() => {
+                return Err(Error::io(path, std::io::ErrorKind::IsADirectory.into()));
+            }
+            Ok(kind) if !kind.is_file() => {
+                let what = std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "not a regular file (a pipe, a device or a socket); the steps map their \
+                     input, which needs a file: save it to one first",
+                );
+                return Err(Error::io(path, what));
+            }
+            _ => {}
         }
         refuse_what_is_not_text(path)?;
         explain_sigbus(path);
@@ -152,7 +171,7 @@ pub fn bench_input(file: Option<&Path>) -> Result<PathBuf, Error> {
             thousands(config.rows),
             config.seed
         );
-        gen_csv::write_files(&config, &path).map_err(|e| Error::io(&path, e))?;
+        gen_csv::write_files(&config, &path).map_err(|e| Error::io_write(&path, e))?;
     }
     explain_sigbus(&path);
     Ok(path)

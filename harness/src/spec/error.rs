@@ -87,12 +87,15 @@ impl std::error::Error for ParseError {}
 /// Anything a step's pass over a file can fail with.
 #[derive(Debug)]
 pub enum Error {
-    /// The file could not be opened, mapped or read.
+    /// The file could not be opened, mapped, read or written.
     Io {
         /// The file.
         path: PathBuf,
         /// What the operating system said.
         source: std::io::Error,
+        /// True when the failure was a write (a bench file generated, a table saved):
+        /// the message then says "cannot write".
+        writing: bool,
     },
     /// The bytes break the dialect.
     Parse(ParseError),
@@ -104,6 +107,16 @@ impl Error {
         Error::Io {
             path: path.into(),
             source,
+            writing: false,
+        }
+    }
+
+    /// Wraps an I/O error of writing `path`.
+    pub fn io_write(path: impl Into<PathBuf>, source: std::io::Error) -> Error {
+        Error::Io {
+            path: path.into(),
+            source,
+            writing: true,
         }
     }
 
@@ -119,7 +132,14 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Io { path, source } => write!(f, "cannot read {}: {source}", path.display()),
+            Error::Io {
+                path,
+                source,
+                writing,
+            } => {
+                let verb = if *writing { "write" } else { "read" };
+                write!(f, "cannot {verb} {}: {source}", path.display())
+            }
             Error::Parse(e) => e.fmt(f),
         }
     }
@@ -137,5 +157,23 @@ impl std::error::Error for Error {
 impl From<ParseError> for Error {
     fn from(e: ParseError) -> Error {
         Error::Parse(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_io_error_says_whether_it_read_or_wrote() {
+        let full = || std::io::Error::other("No space left on device");
+        let read = Error::io("data/bench.csv", full()).to_string();
+        let write = Error::io_write("data/bench.csv", full()).to_string();
+        assert_eq!(read, "cannot read data/bench.csv: No space left on device");
+        assert_eq!(
+            write,
+            "cannot write data/bench.csv: No space left on device"
+        );
+        assert_eq!(Error::io_write("x", full()).kind(), ErrorKind::Io);
     }
 }
