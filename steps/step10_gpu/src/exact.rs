@@ -1,6 +1,3 @@
-//! Step 8's exact sum, carried forward; [`ExactSum::from_fixed`] is new: the device
-//! hands back its integer sums as `(fixed, wraps)` ([`crate::limbs`]).
-//!
 //! The exact sum: the same answer whatever the order of the additions, so whatever
 //! the thread count and the chunks.
 //!
@@ -52,10 +49,11 @@ pub fn parse_number(field: &[u8]) -> Result<Option<Number>, NotANumber> {
     parse_value_fast_float(field).map(|v| v.map(Number::Float))
 }
 
+// ANCHOR: exercise_parse_fixed
 /// A plain decimal of at most 19 digits, at most [`SCALE`] after the point, in units
 /// of 10^-18: under 10^37 in magnitude, so exact in an `i128`.
 #[inline]
-fn parse_fixed(field: &[u8]) -> Option<i128> {
+pub(crate) fn parse_fixed(field: &[u8]) -> Option<i128> {
     let (negative, body) = match field.first() {
         Some(b'-') => (true, &field[1..]),
         Some(b'+') => (false, &field[1..]),
@@ -79,10 +77,11 @@ fn parse_fixed(field: &[u8]) -> Option<i128> {
     let fixed = i128::from(mantissa) * POWERS[(SCALE - scale) as usize];
     Some(if negative { -fixed } else { fixed })
 }
+// ANCHOR_END: exercise_parse_fixed
 // ANCHOR_END: parse
 
 /// 10^0 ..= 10^18: the scale of a value with 18 ..= 0 fraction digits.
-const POWERS: [i128; 19] = {
+pub(crate) const POWERS: [i128; 19] = {
     let mut p = [1i128; 19];
     let mut k = 1;
     while k < 19 {
@@ -318,7 +317,7 @@ mod tests {
     }
 
     #[test]
-    fn the_same_values_as_step_6_are_numbers() {
+    fn the_same_values_as_step_7_are_numbers() {
         for ok in [
             "3",
             "-2.5",

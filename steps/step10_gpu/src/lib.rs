@@ -19,8 +19,6 @@
 //! exact sum is kept as 32-bit limbs in 64-bit accumulators ([`limbs`]); the CUDA
 //! host code is new ([`device`]).
 //!
-//! **Measured**: see the book's chapter. No GPU run has been made yet.
-//!
 //! **Assumptions and policy.** The dialect of the `harness` crate, exactly; the
 //! query's rules and its exact sums are step 8's, so its `--json` is step 8's.
 //!

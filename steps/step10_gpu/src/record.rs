@@ -1,8 +1,8 @@
-//! One row, from its first byte: where its fields lie. The twin of the field seek in
-//! `kernels/groupby.cu`, and what `--records` and the fingerprint use, so that the
-//! gate checks the same code the query runs.
-//!
-//! [`Field`] and [`Span`] are step 8's, carried forward.
+//! Fields as views into the input: coordinates, not copies (step 3's idea, carried
+//! unchanged). A [`Field`] is a slice of the input and whether it needs unescaping;
+//! [`split_record`] finds where the fields of one row lie, from its first byte: the
+//! twin of the field seek in `kernels/groupby.cu`, and what `--records` and the
+//! fingerprint use, so that the gate checks the same code the query runs.
 
 use std::borrow::Cow;
 
@@ -10,15 +10,16 @@ use harness::spec::dialect::{CR, LF, QUOTE};
 
 use crate::machine::{NEXT, QUOTE_IN_QUOTED, QUOTED, START_RECORD, class};
 
+// ANCHOR: field
 /// One field: a view into the input, valid as long as the input (`'a`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Field<'a> {
-    raw: &'a [u8],
-    needs_unescape: bool,
+    pub(crate) raw: &'a [u8],
+    pub(crate) needs_unescape: bool,
 }
 
 impl<'a> Field<'a> {
-    /// A field over `raw`, as [`Span`] describes it.
+    /// The field of `input` that `span` describes.
     pub fn new(input: &'a [u8], span: Span) -> Field<'a> {
         Field {
             raw: &input[span.start..span.end],
@@ -26,14 +27,28 @@ impl<'a> Field<'a> {
         }
     }
 
+    /// The field's bytes as they lie in the input: its cooked bytes when
+    /// [`Field::needs_unescape`] is false (a quoted field without its quotes); the
+    /// whole field as written, opening quote to last byte, when it is true.
+    pub fn raw(&self) -> &'a [u8] {
+        self.raw
+    }
+
+    /// True when the cooked bytes are not one run of the input: a quoted field that
+    /// holds `""`, or that has bytes after its closing quote (`"ab"c`).
+    pub fn needs_unescape(&self) -> bool {
+        self.needs_unescape
+    }
+
+    // ANCHOR: exercise_cooked
     /// The cooked bytes: borrowed from the input, or, only when the field needs
-    /// unescaping (a `""` inside, or bytes after the closing quote), a new `Vec`.
+    /// unescaping, a new `Vec` (the one place this step allocates per field).
     pub fn cooked(&self) -> Cow<'a, [u8]> {
         if !self.needs_unescape {
             return Cow::Borrowed(self.raw);
         }
         let (inside, after) = split_quoted(self.raw);
-        let mut cooked = Vec::with_capacity(self.raw.len());
+        let mut cooked = Vec::with_capacity(self.cooked_len());
         let mut after_quote = false;
         for &b in inside {
             // Inside the quotes every quote is half of a `""` pair: keep the first half.
@@ -47,6 +62,7 @@ impl<'a> Field<'a> {
         cooked.extend_from_slice(after);
         Cow::Owned(cooked)
     }
+    // ANCHOR_END: exercise_cooked
 
     /// The length of the cooked bytes, without making them.
     pub fn cooked_len(&self) -> usize {
@@ -59,6 +75,7 @@ impl<'a> Field<'a> {
     }
 }
 
+// ANCHOR: exercise_split_quoted
 /// Splits a closed quoted field as written into the bytes between its quotes
 /// (`""` pairs still doubled) and the bytes after its closing quote.
 fn split_quoted(raw: &[u8]) -> (&[u8], &[u8]) {
@@ -72,25 +89,29 @@ fn split_quoted(raw: &[u8]) -> (&[u8], &[u8]) {
         }
         i += 1;
     }
-    unreachable!("only closed quoted fields need unescaping")
+    unreachable!("the parser flags only closed quoted fields")
 }
+// ANCHOR_END: exercise_split_quoted
+// ANCHOR_END: field
 
-/// Where one field lies in the input: a position and a length, no bytes.
+// ANCHOR: span
+/// Where one field lies in the input: a position and a length, no bytes. This is
+/// all the parser produces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Span {
     /// Offset of the field's first byte in the input.
     pub start: usize,
     /// Offset one past its last byte.
     pub end: usize,
-    /// See [`Field::cooked`].
+    /// See [`Field::needs_unescape`].
     pub needs_unescape: bool,
 }
 
 impl Span {
-    /// The span of the field that began at `start` and ends at `end`, seen in `state`.
-    /// A quoted field that needs no unescaping is shown without its quotes, so its
-    /// view is its cooked bytes.
-    fn new(state: u8, start: usize, end: usize, escaped: bool) -> Span {
+    /// The span of the field that began at `start` (its opening quote, if quoted) and
+    /// ends at `end`, seen in `state`. A quoted field that needs no unescaping is
+    /// shown without its quotes, so its view is its cooked bytes.
+    pub(crate) fn new(state: u8, start: usize, end: usize, escaped: bool) -> Span {
         if state == QUOTE_IN_QUOTED && !escaped {
             Span {
                 start: start + 1,
@@ -106,6 +127,7 @@ impl Span {
         }
     }
 }
+// ANCHOR_END: span
 
 // ANCHOR: split_record
 /// The fields of the row whose first byte is `start` (a row start of the index),

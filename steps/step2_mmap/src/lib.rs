@@ -17,13 +17,10 @@
 //! - one [`RecordBuf`] for the whole pass: clearing it keeps its capacity, so the
 //!   number of allocations no longer grows with the file (`tests/alloc.rs` counts them).
 //!
-//! **Measured** on an Intel Xeon Processor (a KVM guest: family 6, model 167,
-//! 2.6 GHz; 2 cores, shared and noisy), over the 49.3 MB bench file, median of 25
-//! passes run interleaved with the other steps: 451 MB/s, 9.1 Mrows/s, 6 heap
-//! allocations per pass; step 1 in the same sitting, 131 MB/s, 2.65 Mrows/s and
-//! 11.6 million allocations. 3.4 times faster: no allocation per record or field, one
-//! look at each byte instead of two, and no copy from the kernel's page cache into a
-//! read buffer (the mapping shows the page cache's own pages).
+//! **Why it is faster** (the chapter has the recorded figures): no allocation per
+//! record or field, one look at each byte instead of two, and no copy from the
+//! kernel's page cache into a read buffer (the mapping shows the page cache's own
+//! pages).
 //!
 //! **Assumptions and policy.** The dialect of the `harness` crate, all of it. The
 //! file must not shrink while it is mapped: [`map`] says why (SIGBUS), and
@@ -83,8 +80,8 @@ pub fn map(path: &Path) -> Result<Mmap, Error> {
     // writes to the file while it is mapped, the bytes change under a shared borrow.
     // If it truncates the file, every page past the new end is unmapped, and the next
     // read of one raises SIGBUS: the process dies at once ("Bus error" in a shell,
-    // exit status 135 = 128 + 7), with no panic and no `Err` (`tests/sigbus.rs`
-    // demonstrates it). What this step does about it: nothing at run time, by choice.
+    // exit status 135 = 128 + 7), with no panic and no `Err` (step 2's
+    // `tests/sigbus.rs` demonstrates it). What this step does about it: nothing at run time, by choice.
     // It maps a file that nothing else is writing: its own input. The defences all
     // cost something this ladder is removing: read the file instead (step 1's copy),
     // or catch SIGBUS in a handler and jump out of the parse (not expressible in safe

@@ -20,17 +20,12 @@
 //! leave that CR out of the last field. A [`Parser`] can be kept between passes, and a
 //! second pass then allocates nothing at all (`tests/alloc.rs` counts).
 //!
-//! **Measured** on an Intel Xeon Processor (a KVM guest: family 6, model 167,
-//! 2.6 GHz; 2 cores, shared and noisy), over the 49.3 MB bench file, median of 25
-//! passes run interleaved with the other steps: 580 MB/s, 11.8 Mrows/s, 2 heap
-//! allocations per pass (the spans growing to 4, then 8 fields); step 2 in the same
-//! sitting, 451 MB/s. 1.3 times faster, not more: the copy was one store per byte
-//! beside the real cost, which is still here: every byte goes through the state
-//! machine (the pass costs about 4.5 cycles a byte, all told). Written as
-//! `for (i, &b) in input.iter().enumerate()`, this loop measured no faster than
-//! step 2: the compiler kept `i` on the stack, and a load, add and store of it per
-//! byte set the pace. The `while` loop keeps it in a register; step 2 has the same
-//! loop, so the two differ only in the copy.
+//! **Why not much faster** (the chapter has the recorded figures): the copy was one
+//! store per byte beside the real cost, which is still here: every byte goes through
+//! the state machine. Written as `for (i, &b) in input.iter().enumerate()`, this
+//! loop was no faster than step 2's: the compiler kept `i` on the stack, and a load,
+//! add and store of it per byte set the pace. The `while` loop keeps it in a
+//! register; step 2 has the same loop, so the two differ only in the copy.
 //!
 //! **Assumptions and policy.** As step 2, the dialect of the `harness` crate and a
 //! file that does not shrink while mapped ([`map`]). Lifetimes carry the new promise:
@@ -119,8 +114,8 @@ pub fn map(path: &Path) -> Result<Mmap, Error> {
     // writes to the file while it is mapped, the bytes change under a shared borrow.
     // If it truncates the file, every page past the new end is unmapped, and the next
     // read of one raises SIGBUS: the process dies at once ("Bus error" in a shell,
-    // exit status 135 = 128 + 7), with no panic and no `Err` (`tests/sigbus.rs`
-    // demonstrates it). What this step does about it: nothing at run time, by choice.
+    // exit status 135 = 128 + 7), with no panic and no `Err` (step 2's
+    // `tests/sigbus.rs` demonstrates it). What this step does about it: nothing at run time, by choice.
     // It maps a file that nothing else is writing: its own input. The defences all
     // cost something this ladder is removing: read the file instead (step 1's copy),
     // or catch SIGBUS in a handler and jump out of the parse (not expressible in safe

@@ -19,36 +19,21 @@
 //! (`tests/tiers.rs`), and every tier is checked against a byte loop at every length
 //! from 0 to 80 bytes (`tests/scan.rs`).
 //!
-//! **Measured** on an Intel Xeon Processor (a KVM guest: family 6, model 167,
-//! 2.6 GHz, AVX2 and AVX-512; 2 cores, 48 KB L1d and 2 MB L2 each), shared and noisy.
-//! Criterion's mean time per iteration; the scan rows walk about 1 MB field by field,
-//! the parse row fingerprints the whole 49.3 MB bench file already in memory:
-//!
-//! | input                          | byte loop | SWAR     | memchr3  |
-//! |--------------------------------|----------:|---------:|---------:|
-//! | short fields (bench file, 7 B) |    982 µs |   970 µs |   992 µs |
-//! | 64 B fields                    |    420 µs |   173 µs |   141 µs |
-//! | 1 KB fields                    |    313 µs |   112 µs |  28.4 µs |
-//! | whole parse, bench file        |   68.4 ms |  48.5 ms |  56.6 ms |
-//!
-//! Why. On short fields a scan nearly always ends in its first word, and what a field
-//! costs (about 6.4 ns, 17 cycles) is the branch at its end, which the CPU cannot
-//! predict, and which all three tiers pay alike: SWAR wins by 1%, as the original C++
-//! series measured 5%. On long fields, bytes per step is what counts: 8 for SWAR, 32
-//! for memchr's AVX2 loop, so memchr is 4 times SWAR at 1 KB. In the parse, SWAR
-//! wins by 14%: it is inlined into the parser's loop, while `memchr3` is a call,
-//! through a pointer chosen once by CPU detection, with set-up for a long haystack,
-//! paid once per field; on 7-byte fields that costs more than its wide loads save.
-//! The whole pass, as the step binary times it (bench file, median of 25 passes
-//! interleaved with steps 1 to 3): 923 MB/s and 18.7 Mrows/s with SWAR, 765 MB/s with
-//! memchr3, against step 3's 580 MB/s in the same sitting.
-//! So [`scan::Best`] is SWAR, for files like the bench file. For long text fields
-//! memchr is the winner; the next steps keep SWAR's lesson (no call per field) and
-//! take memchr's (wider is better once a scan runs long).
+//! **Why SWAR, and when memchr** (the chapter has the criterion table and the
+//! recorded figures). On short fields a scan nearly always ends in its first word,
+//! and what a field costs is the branch at its end, which the CPU cannot predict and
+//! which every tier pays alike. On long fields, bytes per step is what counts: 8 for
+//! SWAR, 32 for memchr's AVX2 loop. In the parse, SWAR wins on the bench file's
+//! short fields because it is inlined into the parser's loop, while `memchr3` is a
+//! call, through a pointer chosen once by CPU detection, with set-up for a long
+//! haystack, paid once per field. So [`scan::Best`] is SWAR, for files like the
+//! bench file. For long text fields memchr is the winner; the next steps keep
+//! SWAR's lesson (no call per field) and take memchr's (wider is better once a scan
+//! runs long).
 //!
 //! **Assumptions and policy.** As step 3. No `unsafe` in the scan: `chunks_exact(8)`
-//! and `u64::from_le_bytes` (byte 0 is the lowest, on any CPU), and nothing measured
-//! asked for more. The tail of under eight bytes goes to the byte loop, so no scan
+//! and `u64::from_le_bytes` (byte 0 is the lowest, on any CPU); no measurement asked
+//! for more. The tail of under eight bytes goes to the byte loop, so no scan
 //! reads outside its input.
 //!
 //! **Read more.** Bit Twiddling Hacks (Sean Eron Anderson), "Determine if a word has
@@ -115,8 +100,8 @@ pub fn map(path: &Path) -> Result<Mmap, Error> {
     // writes to the file while it is mapped, the bytes change under a shared borrow.
     // If it truncates the file, every page past the new end is unmapped, and the next
     // read of one raises SIGBUS: the process dies at once ("Bus error" in a shell,
-    // exit status 135 = 128 + 7), with no panic and no `Err` (`tests/sigbus.rs`
-    // demonstrates it). What this step does about it: nothing at run time, by choice.
+    // exit status 135 = 128 + 7), with no panic and no `Err` (step 2's
+    // `tests/sigbus.rs` demonstrates it). What this step does about it: nothing at run time, by choice.
     // It maps a file that nothing else is writing: its own input. The defences all
     // cost something this ladder is removing: read the file instead (step 1's copy),
     // or catch SIGBUS in a handler and jump out of the parse (not expressible in safe

@@ -118,8 +118,8 @@ pub fn map(path: &Path) -> Result<Mmap, Error> {
     // writes to the file while it is mapped, the bytes change under a shared borrow.
     // If it truncates the file, every page past the new end is unmapped, and the next
     // read of one raises SIGBUS: the process dies at once ("Bus error" in a shell,
-    // exit status 135 = 128 + 7), with no panic and no `Err` (`tests/sigbus.rs`
-    // demonstrates it). What this step does about it: nothing at run time, by choice.
+    // exit status 135 = 128 + 7), with no panic and no `Err` (step 2's
+    // `tests/sigbus.rs` demonstrates it). What this step does about it: nothing at run time, by choice.
     // It maps a file that nothing else is writing: its own input. The defences all
     // cost something this ladder is removing: read the file instead (step 1's copy),
     // or catch SIGBUS in a handler and jump out of the parse (not expressible in safe

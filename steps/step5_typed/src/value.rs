@@ -7,7 +7,7 @@
 //! correctly like the standard library's `str::parse::<f64>`: both give the same bits
 //! for every input they accept (a test checks the bench file's every value). It is
 //! faster because it needs no `&str` (so no UTF-8 check) and takes the Eisel-Lemire
-//! fast path for up to 19 significant digits; `benches/query.rs` measures both.
+//! fast path for up to 19 significant digits; step 5's `benches/query.rs` measures both.
 
 /// A field that is not a finite decimal number (the caller knows where it is).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -32,10 +32,7 @@ fn null_texts_are_null_as_keys_and_as_values() {
     };
     let input = b"category,value\nNA,1\na,NA\n,2\na,-\n-,3\na,4\na,7\n7,5\n";
     let groups = query::run(input, query).unwrap();
-    assert_eq!(
-        groups,
-        query::run_with::<Hashbrown>(input, query).unwrap()
-    );
+    assert_eq!(groups, query::run_with::<Hashbrown>(input, query).unwrap());
     assert_eq!(groups.len(), 2, "{groups:?}"); // the NULL key and `a`
     let (null, a) = (&groups[&b""[..]], &groups[&b"a"[..]]);
     assert_eq!((null.count, null.sum), (4, Some(11.0)), "{groups:?}");

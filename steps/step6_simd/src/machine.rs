@@ -12,7 +12,7 @@ use crate::record::{Record, Span};
 /// Where the parser is, one byte at a time: step 1's four states and `StartRecord`,
 /// which this step needs because one machine now also finds where records end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum State {
+pub enum State {
     /// At the first byte of a record: an LF (or CR LF) here is a blank line, no record.
     StartRecord,
     /// At the first byte of a field after a delimiter: a quote here opens a quoted field.

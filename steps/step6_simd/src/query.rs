@@ -1,7 +1,7 @@
 //! The payoff query, end to end from the bytes:
-//! `SELECT key, COUNT(*), SUM(value) GROUP BY key`, over the field views of step 4's
-//! parser, with the values parsed straight from the views ([`crate::value`]) and the
-//! groups kept in a table ([`crate::table`]).
+//! `SELECT key, COUNT(*), SUM(value) GROUP BY key`, over the field views of this
+//! step's parser, with the values parsed straight from the views ([`crate::value`])
+//! and the groups kept in a table ([`crate::table`]).
 
 use std::borrow::Cow;
 

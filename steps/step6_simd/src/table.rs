@@ -1,7 +1,7 @@
 //! The GROUP BY table, two ways, behind one trait ([`GroupBy`]): written by hand
 //! ([`GroupTable`], open addressing with linear probing) and `hashbrown`'s
 //! ([`Hashbrown`], Rust's SwissTable). Neither allocates per row: a key is copied
-//! once, when its group is born. `benches/query.rs` times both inside the query,
+//! once, when its group is born. step 5's `benches/query.rs` times both inside the query,
 //! and the query uses [`Winner`].
 //!
 //! The hand-written table is the plainest one that does the job: a key's bytes are

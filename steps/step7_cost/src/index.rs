@@ -147,11 +147,10 @@ unsafe fn stage1<K: Kernel>(
 
 /// [`stage1`] for `tier` (supported, not [`Tier::Scalar`]), with the delimiter as a
 /// constant when it is one of the four the gate runs (`,` `;` tab `|`): a copy of
-/// the stage for each. Measured on step 7 (AMD EPYC, 2026-11-30): with the delimiter
-/// a run-time value, the AVX2 tier's query ran at 615 MB/s against 840 before
-/// `--delimiter` (the compiler built the compare vector byte by byte in the loop);
-/// with a constant, the compare folds as before. Any other delimiter takes the
-/// run-time copy, about a fifth slower.
+/// the stage for each. With the delimiter a run-time value, the compiler builds its
+/// compare vector byte by byte inside the loop, a large share of the walk's time;
+/// with a constant, the compare folds away. Any other delimiter takes the run-time
+/// copy, which is slower.
 #[inline(always)]
 pub(crate) fn stage1_in(
     tier: Tier,

@@ -1,39 +1,31 @@
-//! # Step 7 — structural bitmaps: 64 bytes at a time, and a carry-less-multiply quote mask
+//! # Step 7 — the query's own cost: two fields a row, the value in one register, keys as words
 //!
-//! **The idea.** Step 5's parser still decides byte by byte where a field ends,
-//! jumping over the bytes in between. This step looks at 64 bytes at once: one
-//! compare per character class gives one `u64` bitmap each for quotes, delimiters,
-//! LFs and CRs ([`blocks`]); the prefix XOR of the quote bits (one carry-less
-//! multiply) says which bytes are inside quotes; the delimiters and LFs outside
-//! quotes are the structural index, walked with `trailing_zeros` ([`index`]). The
-//! dialect's lenient quotes (`ab"c`, `"ab"c`) break the prefix XOR: the same bitmaps
-//! find the blocks that hold one, and those go through step 5's state machine.
+//! **The idea.** Step 6 made the parse much faster and the query much less: the
+//! query's own work, done plainly, is most of its time. This step cuts that work
+//! where it lies. Step 6's walk cuts every field of every record, and the query reads
+//! two: [`project`] walks the same bitmaps but keeps the bounds of those two fields
+//! only, selecting their delimiters and merely counting the rest. Step 5's value
+//! parse loops over the digits one by one: [`digits`] parses a short decimal in one
+//! `u64` or `u128` (SWAR), and [`lanes16`] in one 16-lane SSE2 register, with no
+//! branch on its width. Step 5's table hashes a key byte by byte and compares it with
+//! `memcmp`: [`table`] reads its first 16 bytes as two words where it lies in the
+//! input, hashes them with one multiply and compares words. The common row takes
+//! that fast path straight from the input's bytes ([`query::Aggregator::add_row`]);
+//! any other row goes the general way, to the same answer.
 //!
-//! **What changed since the previous step.** `scan.rs` is gone; [`blocks`] (the
-//! bitmap kernel, per tier) and [`index`] (the block walk) are new; the state
-//! machine of step 5 is the fallback and the [`Tier::Scalar`] tier, resumable at a
-//! record start. The query on top ([`table`], [`value`], [`digits`]) is step 5's, but
-//! it runs on a second walk of the same bitmaps, [`project`], which keeps only the two
-//! fields the query reads ([`query::run_projected`]; the full walk stays as
-//! [`query::run_with`], which the tests compare it with). The value is parsed in
-//! one 16-lane SSE2 register ([`lanes16`]) instead of step 5's `u64` or `u128`,
-//! which the value's width chose with a branch the CPU mispredicted.
-//!
-//! **Measured** on an Intel Xeon Processor (KVM guest, 2.6 GHz, 2 cores, shared and
-//! noisy), rustc 1.95.0: the bitmap kernel at 8.0 GiB/s (AVX2), 6.3 (SSE2), 2.2
-//! (portable); the parse alone at 1.4-1.9 GB/s with AVX2 against 0.75-0.95 for the
-//! state machine; the query at 752 MB/s against step 5's 635 on the bench file
-//! (1.18x). The aggregation, unchanged, was then most of the query's time; with the
-//! projected walk the query runs at 1,345 MB/s against step 5's 851 on the 1 GB
-//! file (an AMD EPYC, later): see the book's chapter for both profiles.
+//! **What changed since the previous step.** [`project`], [`digits`] and [`lanes16`]
+//! are new; the hand-written table compares keys as words ([`table::KeyWords`]); the
+//! query runs on the projected walk ([`query::run_projected`]; the full walk stays as
+//! [`query::run_with`], which the tests compare it with). The parser, [`value`] and
+//! the accumulator are step 6's.
 //!
 //! **Assumptions and policy.** The dialect of the `harness` crate, exactly; the
-//! query's rules are step 5's.
+//! query's rules are step 5's, and so are its answers, bit for bit.
 //!
-//! **Read more.** Geoff Langdale and Daniel Lemire, "Parsing Gigabytes of JSON per
-//! Second" (VLDB Journal, 2019), the structural index and the carry-less-multiply
-//! quote mask; Ge, Li, Zhang, Xu, "Speculative Distributed CSV Data Parsing for Big
-//! Data Analytics" (SIGMOD 2019), and Langdale's simdcsv, the same for CSV.
+//! **Read more.** Daniel Lemire, "Quickly parsing eight digits" (2022), and simdjson's
+//! eight-digit parser, the digits combined in pairs; the "select the k-th set bit" of
+//! succinct data structures, the projection; foldhash's folded multiply, the hash; the
+//! One Billion Row Challenge's fastest entries (2024), the key read as masked words.
 
 use std::fs::File;
 use std::marker::PhantomData;
@@ -98,8 +90,7 @@ pub struct With<C>(PhantomData<C>);
 impl<C: ChooseTier> Step for With<C> {
     const NUMBER: u32 = 7;
     const NAME: &'static str = "step7";
-    const IDEA: &'static str =
-        "structural bitmaps: 64 bytes at a time, SIMD and a clmul quote mask";
+    const IDEA: &'static str = "the query's own cost: two fields a row, SIMD values, keys as words";
 
     fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<OwnedRecord>, ParseError> {
         let mut records = Vec::new();
@@ -132,8 +123,8 @@ pub fn map(path: &Path) -> Result<Mmap, Error> {
     // writes to the file while it is mapped, the bytes change under a shared borrow.
     // If it truncates the file, every page past the new end is unmapped, and the next
     // read of one raises SIGBUS: the process dies at once ("Bus error" in a shell,
-    // exit status 135 = 128 + 7), with no panic and no `Err` (`tests/sigbus.rs`
-    // demonstrates it). What this step does about it: nothing at run time, by choice.
+    // exit status 135 = 128 + 7), with no panic and no `Err` (step 2's
+    // `tests/sigbus.rs` demonstrates it). What this step does about it: nothing at run time, by choice.
     // It maps a file that nothing else is writing: its own input. The defences all
     // cost something this ladder is removing: read the file instead (step 1's copy),
     // or catch SIGBUS in a handler and jump out of the parse (not expressible in safe

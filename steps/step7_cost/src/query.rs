@@ -1,7 +1,7 @@
 //! The payoff query, end to end from the bytes:
-//! `SELECT key, COUNT(*), SUM(value) GROUP BY key`, over the field views of step 4's
-//! parser, with the values parsed straight from the views ([`crate::value`]) and the
-//! groups kept in a table ([`crate::table`]).
+//! `SELECT key, COUNT(*), SUM(value) GROUP BY key`, over the field views of this
+//! step's parser, with the values parsed straight from the views ([`crate::value`])
+//! and the groups kept in a table ([`crate::table`]).
 
 use std::borrow::Cow;
 
@@ -163,10 +163,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// Before the first record was added.
     //
     // Inlined into the walk's loop, with the parse and the key lookup. Left to
-    // itself, the compiler inlined them in some steps and not in others: in step 7
-    // the three calls a row cost 43 instructions a row in register saves and moves
-    // (593 -> 550 a bench row, callgrind), and the query ran 1.07-1.17x as fast.
-    // The slow path is out of line, so that the fast one needs fewer registers.
+    // itself, the compiler inlines them in some builds and not in others, and three
+    // calls a row then cost register saves and moves in every row. The slow path is
+    // out of line, so that the fast one needs fewer registers.
     #[inline(always)]
     pub fn add_row(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
         let (_, _, width) = self.columns.expect("the first record names the columns");
@@ -366,7 +365,8 @@ fn first_record<T: GroupBy>(
 }
 
 /// [`run`] with the GROUP BY table `T`, so the benchmark can compare tables inside
-/// the query.
+/// the query. Every record is walked, every field of it cut out by the parser; the
+/// aggregation reads two.
 ///
 /// # Errors
 /// As [`run`].

@@ -9,20 +9,19 @@
 //! "3082257"      the bytes below it moved up one, over it   right-aligned, zeros below
 //! 3,0,8,2,2,5,7  each checked a digit, its low nibble kept  8 digit values, leading zeros
 //! 3082257        pairs, quads, then the eight               the mantissa
-//! -3082257e16    the mantissa times 10^(18-2), the sign    the exact fixed point, as parse_fixed
+//! -3082257e16    the mantissa times 10^(18-2), the sign     the exact fixed point, as parse_fixed
 //! ```
 //!
 //! The algorithm is written once, over `Lanes`, a register of byte lanes. Most
 //! values (every 1BRC temperature, two bench values in three) fit the `u64`, where
-//! each step is one instruction; on the `u128` each is two or more, and the parse of
-//! a 1BRC row took 142 instructions against 61 (callgrind, in step 8).
+//! each step is one instruction; on the `u128` each is two or more.
 //!
 //! The pair-combining multiplies are Lemire's "eight digits at once" (Daniel Lemire,
 //! "Quickly parsing eight digits", 2022, and simdjson's number parser), written here
 //! as three steps of "times ten to the width, plus the neighbour". Whatever it does
 //! not take (a `+`, an exponent, more than 16 bytes, a second `.`) it leaves to
 //! [`crate::exact::parse_number`], which gives the same fixed point for everything
-//! this takes. Step 7's version ends in an `f64`; this one in step 8's exact units.
+//! this takes.
 
 use std::ops::{BitAnd, BitOr, BitXor, Not, Shl, Shr};
 

@@ -307,7 +307,7 @@ mod tests {
     }
 
     #[test]
-    fn the_same_values_as_step_6_are_numbers() {
+    fn the_same_values_as_step_7_are_numbers() {
         for ok in [
             "3",
             "-2.5",

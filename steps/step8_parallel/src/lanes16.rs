@@ -14,14 +14,15 @@
 //! [`crate::digits`] does the same on a `u64` when the body fits 8 bytes and on a
 //! `u128` when it fits 16, and the width decides which: a branch that the bench
 //! file's values (5 to 10 bytes, at random) send each way, so the CPU mispredicts it
-//! about every third row. Here every value takes the same 40-odd instructions.
-//! Measured on the bench file's first 5M rows with the branch: the same rows with
-//! their values cut to 2 decimals (every body 8 bytes or less) ran 1.2x as fast;
-//! see step 7's chapter for the whole query. Combining digit pairs, then quads,
-//! with multiply-adds in the lanes is the method of simdjson's eight-digit parser
-//! (`parse_eight_digits_unrolled`, Langdale and Lemire), here over 16 lanes and with
-//! SSE2 alone, the x86-64 baseline, so that no CPU check is needed: SSSE3's
-//! `pmaddubsw` would make the pairs in one instruction instead of four.
+//! about every third row. Here every value takes the same 40-odd instructions. With
+//! the branch, the same rows run clearly faster when every value is cut to 8 bytes
+//! or fewer, so that it always goes one way (the chapter has the figures).
+//!
+//! Combining digit pairs, then quads, with multiply-adds in the lanes is the method
+//! of simdjson's eight-digit parser (`parse_eight_digits_unrolled`, Langdale and
+//! Lemire), here over 16 lanes and with SSE2 alone, the x86-64 baseline, so that no
+//! CPU check is needed: SSSE3's `pmaddubsw` would make the pairs in one instruction
+//! instead of four.
 
 use crate::digits::{Decimal, to_fixed};
 

@@ -9,24 +9,21 @@
 //! exclusive scan over the chunks, in order, composes them into every chunk's true
 //! start state and first record start; then each thread parses its chunks' records
 //! with step 7's block walk and aggregates into its own GROUP BY table; the tables
-//! merge at the end. Sums are exact ([`exact`]), so the answer is the same on any
-//! number of threads.
+//! merge at the end. Sums, MIN and MAX are exact ([`exact`], [`extremes`]), so the
+//! answer is the same whichever thread adds first, on any number of threads.
 //!
 //! **What changed since the previous step.** [`chunks`] (transition functions, the
-//! scan, the threads) and [`exact`] (the exact sum) are new; the parser resumes at a
-//! record start and stops at the first record start past a bound
-//! ([`Parser::records_between`]); the query reads the header first, then the chunks
-//! in parallel ([`query`]), each chunk on step 7's projected walk ([`project`],
-//! [`Parser::walk_projected`]) with the value parsed into the exact fixed point
-//! ([`lanes16::parse_simd_fixed`]); the table keeps step 7's winner and merges
-//! ([`table`]).
-//!
-//! **Measured** on an Intel Xeon Processor (KVM guest, 2.6 GHz, 2 cores, shared and
-//! noisy), rustc 1.95.0: see the book's chapter.
+//! scan, the threads), [`exact`] (the exact sum) and [`extremes`] (exact MIN and MAX,
+//! the mean rounded once) are new; the parser resumes at a record start and stops at
+//! the first record start past a bound ([`Parser::records_between`]); the query reads
+//! the header first, then the chunks in parallel ([`query`]), each chunk on step 7's
+//! projected walk ([`project`], [`Parser::walk_projected`]) with the value parsed into
+//! the exact fixed point ([`lanes16::parse_simd_fixed`]); the table keeps step 7's
+//! winner and merges ([`table`]).
 //!
 //! **Assumptions and policy.** The dialect of the `harness` crate, exactly; the
 //! query's rules are step 5's, but its sums are the exact sums correctly rounded
-//! (steps 5 and 7 add in `f64` in row order), so the last bits may differ.
+//! (steps 5 to 7 add in `f64` in row order), so the last bits may differ.
 //!
 //! **Read more.** Elias Stehle and Hans-Arno Jacobsen, "ParPaRaw: Massively Parallel
 //! Parsing of Delimiter-Separated Raw Data" (VLDB 2020), the transition functions and
@@ -69,6 +66,57 @@ pub use index::Stats;
 /// (`tests/chunks.rs` runs it at other sizes). [`Step::pass`] uses the default
 /// chunks and every core.
 pub type Step8 = Chunked<64, 2>;
+
+/// Which tier a [`With`] parses with.
+pub trait ChooseTier {
+    /// The tier.
+    fn tier() -> Tier;
+}
+
+/// One type per tier, so that the gate can run on each (`tests/tiers.rs`).
+pub mod force {
+    use super::{ChooseTier, Tier};
+    macro_rules! force {
+        ($($name:ident => $tier:expr),*) => {$(
+            #[doc = concat!("Chooses `", stringify!($tier), "`.")]
+            pub struct $name;
+            impl ChooseTier for $name {
+                fn tier() -> Tier {
+                    $tier
+                }
+            }
+        )*};
+    }
+    force!(Chosen => Tier::chosen(), Scalar => Tier::Scalar, Portable => Tier::Portable,
+        Sse2 => Tier::Sse2, Avx2 => Tier::Avx2, Avx512 => Tier::Avx512, Neon => Tier::Neon);
+}
+
+/// Step 7's parser with the tier `C` chooses (a tier the CPU lacks runs as
+/// [`Tier::Portable`]).
+pub struct With<C>(PhantomData<C>);
+
+impl<C: ChooseTier> Step for With<C> {
+    const NUMBER: u32 = 8;
+    const NAME: &'static str = "step8";
+    const IDEA: &'static str = "step 7's parser, one chunk";
+
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<OwnedRecord>, ParseError> {
+        let mut records = Vec::new();
+        Parser::new(dialect.delimiter).for_each_record_in(C::tier(), input, |record| {
+            records.push(record.fields().map(|f| f.cooked().into_owned()).collect());
+        })?;
+        Ok(records)
+    }
+
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+        fingerprint_in(C::tier(), input, dialect)
+    }
+
+    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
+        let input = map(path)?;
+        Ok(fingerprint_in(C::tier(), &input, dialect)?)
+    }
+}
 
 /// Step 8 with chunks of `SIZE` bytes on `THREADS` threads, the tier [`Tier::chosen`].
 pub struct Chunked<const SIZE: usize, const THREADS: usize>;
@@ -154,57 +202,6 @@ fn after(mut e: ParseError, records_before: u64) -> ParseError {
     e
 }
 
-/// Step 7's parser, unchunked, with the tier `C` chooses: `tests/tiers.rs` runs the
-/// gate on each tier through it.
-pub struct With<C>(PhantomData<C>);
-
-impl<C: ChooseTier> Step for With<C> {
-    const NUMBER: u32 = 8;
-    const NAME: &'static str = "step8";
-    const IDEA: &'static str = "step 7's parser, one chunk";
-
-    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<OwnedRecord>, ParseError> {
-        let mut records = Vec::new();
-        Parser::new(dialect.delimiter).for_each_record_in(C::tier(), input, |record| {
-            records.push(record.fields().map(|f| f.cooked().into_owned()).collect());
-        })?;
-        Ok(records)
-    }
-
-    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
-        fingerprint_in(C::tier(), input, dialect)
-    }
-
-    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
-        let input = map(path)?;
-        Ok(fingerprint_in(C::tier(), &input, dialect)?)
-    }
-}
-
-/// Which tier a [`With`] parses with.
-pub trait ChooseTier {
-    /// The tier.
-    fn tier() -> Tier;
-}
-
-/// One type per tier, so that the gate can run on each (`tests/tiers.rs`).
-pub mod force {
-    use super::{ChooseTier, Tier};
-    macro_rules! force {
-        ($($name:ident => $tier:expr),*) => {$(
-            #[doc = concat!("Chooses `", stringify!($tier), "`.")]
-            pub struct $name;
-            impl ChooseTier for $name {
-                fn tier() -> Tier {
-                    $tier
-                }
-            }
-        )*};
-    }
-    force!(Chosen => Tier::chosen(), Scalar => Tier::Scalar, Portable => Tier::Portable,
-        Sse2 => Tier::Sse2, Avx2 => Tier::Avx2, Avx512 => Tier::Avx512, Neon => Tier::Neon);
-}
-
 // ANCHOR: map
 /// Maps the file at `path` read-only; the [`Mmap`] derefs to the file's bytes as one
 /// `&[u8]`, valid until the `Mmap` is dropped (the borrow checker sees to that).
@@ -218,8 +215,8 @@ pub fn map(path: &Path) -> Result<Mmap, Error> {
     // writes to the file while it is mapped, the bytes change under a shared borrow.
     // If it truncates the file, every page past the new end is unmapped, and the next
     // read of one raises SIGBUS: the process dies at once ("Bus error" in a shell,
-    // exit status 135 = 128 + 7), with no panic and no `Err` (`tests/sigbus.rs`
-    // demonstrates it). What this step does about it: nothing at run time, by choice.
+    // exit status 135 = 128 + 7), with no panic and no `Err` (step 2's
+    // `tests/sigbus.rs` demonstrates it). What this step does about it: nothing at run time, by choice.
     // It maps a file that nothing else is writing: its own input. The defences all
     // cost something this ladder is removing: read the file instead (step 1's copy),
     // or catch SIGBUS in a handler and jump out of the parse (not expressible in safe
@@ -228,7 +225,7 @@ pub fn map(path: &Path) -> Result<Mmap, Error> {
 }
 // ANCHOR_END: map
 
-/// The fingerprint (records, fields, cooked bytes) of `input`. Only fields that need
+/// The fingerprint (records, fields, cooked bytes) of `input` in `dialect`. Only fields that need
 /// unescaping are walked to learn their cooked length; nothing is copied.
 ///
 /// # Errors

@@ -1,17 +1,17 @@
 //! The payoff query, end to end from the bytes:
-//! `SELECT key, COUNT(*), SUM(value) GROUP BY key`, over the field views of step 4's
-//! parser, with the values parsed straight from the views ([`crate::value`]) and the
-//! groups kept in a table ([`crate::table`]).
+//! `SELECT key, COUNT(*), SUM(value) GROUP BY key`, over the field views of this
+//! step's parser, with the values parsed straight from the views ([`crate::value`])
+//! and the groups kept in a table ([`crate::table`]).
 
 use std::borrow::Cow;
 
 use harness::query::{Groups, Place, QueryError};
-
-use harness::spec::dialect::QUOTE;
+use harness::spec::dialect::{QUOTE, bom_len};
 
 use crate::chunks::{self, Plan};
 use crate::exact::{Number, parse_number};
 use crate::lanes16::parse_simd_fixed;
+use crate::machine::State;
 use crate::project::{Row, raw_cooked};
 use crate::table::{GroupBy, Winner};
 use crate::{Parser, Record, Tier};
@@ -150,8 +150,12 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
 
     // ANCHOR: add_row
     /// [`Aggregator::add`] for a row of the projected walk over `input`, after the
-    /// first record: step 7's fast path, with the value parsed into step 8's exact
-    /// fixed point ([`parse_simd_fixed`]).
+    /// first record. The common row takes the fast path: the header's width, a
+    /// plain decimal value parsed straight from the input's bytes ([`parse_simd_fixed`]),
+    /// an unquoted key looked up as it lies in the input, neither of them a `--null`
+    /// text; anything else (a quoted field, an empty value, a `--null` text, a value
+    /// [`parse_simd_fixed`] does not take, a width that differs) goes to the general path
+    /// (`add_row_slow`, out of line), through the cooked bytes, as [`Aggregator::add`].
     ///
     /// # Errors
     /// As [`Aggregator::add`].
@@ -160,10 +164,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// Before the first record was added.
     //
     // Inlined into the walk's loop, with the parse and the key lookup. Left to
-    // itself, the compiler inlined them in some steps and not in others: in step 7
-    // the three calls a row cost 43 instructions a row in register saves and moves
-    // (593 -> 550 a bench row, callgrind), and the query ran 1.07-1.17x as fast.
-    // The slow path is out of line, so that the fast one needs fewer registers.
+    // itself, the compiler inlines them in some builds and not in others, and three
+    // calls a row then cost register saves and moves in every row. The slow path is
+    // out of line, so that the fast one needs fewer registers.
     #[inline(always)]
     pub fn add_row(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
         let (_, _, width) = self.columns.expect("the first record names the columns");
@@ -173,12 +176,12 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             && self
                 .query
                 .neither_null(input, (key_start, key_end), (value_start, value_end))
-            && let Some(fixed) = parse_simd_fixed(input, value_start, value_end)
+            && let Some(number) = parse_simd_fixed(input, value_start, value_end)
         {
             self.records += 1;
             self.table
                 .entry_at(input, key_start, key_end)
-                .add(Some(Number::Fixed(fixed)));
+                .add(Some(Number::Fixed(number)));
             return Ok(());
         }
         self.add_row_slow(input, row)
@@ -334,8 +337,12 @@ pub fn run_plan(
     threads: usize,
 ) -> Result<Groups, QueryError> {
     let tier = Tier::chosen().or_portable();
-    let (header, header_end) = read_header::<Winner>(input, query)?;
-    let (key, value, _) = header.columns.expect("the header names the columns");
+    let mut header = Aggregator::<Winner>::new(query);
+    let mut parser = Parser::new(query.dialect.delimiter);
+    let Some(header_end) = first_record(input, &mut parser, &mut header)? else {
+        return header.finish(); // the input ended with its first record
+    };
+    let (key, value, _) = header.columns.expect("the first record was read");
     let parts = chunks::map_chunks(
         threads,
         plan.parts.len(),
@@ -358,8 +365,8 @@ pub fn run_plan(
             } else {
                 let chunk = (from, part.stop);
                 parser.walk_projected(tier, input, chunk, [key, value], |row| {
-                    // (Not `failure = add_row(..).err()`: that writes a `None` of
-                    // the error's size every row: 23 instructions of the row's 458 in callgrind.)
+                    // (Not `failure = ...err()`: that writes a `None` of the error's
+                    // size every record.)
                     if failure.is_none()
                         && let Err(e) = aggregator.add_row(input, row)
                     {
@@ -388,28 +395,33 @@ pub fn run_plan(
     Ok(table.to_groups())
 }
 
-/// The header: the first record, parsed alone, and where the next record starts.
-fn read_header<'q, T: GroupBy>(
+/// Adds the first record of `input` to `aggregator` (blank lines before it skipped)
+/// with the state machine, and returns where the next record starts, or `None`
+/// when the input ends first.
+///
+/// # Errors
+/// The first record's [`QueryError`], or the parse error of an unterminated quote.
+fn first_record<T: GroupBy>(
     input: &[u8],
-    query: Query<'q>,
-) -> Result<(Aggregator<'q, T>, usize), QueryError> {
-    let mut header = Aggregator::<T>::new(query);
+    parser: &mut Parser,
+    aggregator: &mut Aggregator<'_, T>,
+) -> Result<Option<usize>, QueryError> {
+    let mut from = bom_len(input);
     let mut failure = None;
-    let mut from = harness::spec::dialect::bom_len(input);
-    while from < input.len() && header.records == 0 {
-        let mut parser = Parser::new(query.dialect.delimiter);
-        let stopped = parser.records_between(Tier::chosen(), input, from, from + 1, |r| {
-            failure = header.add_record(input, &r).err();
-        });
+    while aggregator.records == 0 {
+        let mut add = |record: Record<'_, '_>| {
+            failure = aggregator.add_record(input, &record).err();
+        };
+        let resume = parser.state_machine(input, from, State::StartRecord, from + 1, &mut add);
         if let Some(e) = failure {
             return Err(e);
         }
-        // No record: a blank line (LF, or CR LF) at `from`.
-        from = stopped?;
+        match resume? {
+            Some(next) => from = next,
+            None => return Ok(None),
+        }
     }
-    if header.columns.is_none() {
-        return Err(QueryError::NoHeader);
-    }
-    Ok((header, from))
+    Ok(Some(from))
 }
+
 // ANCHOR_END: run

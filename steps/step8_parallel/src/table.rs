@@ -1,10 +1,8 @@
-//! The GROUP BY table, one per thread, merged at the end; its accumulator now sums
-//! exactly ([`crate::exact`]). The table is step 7's, two ways, behind one trait
-//! ([`GroupBy`]): written by hand
-//! for GROUP BY keys ([`GroupTable`], open addressing with linear probing) and
-//! `hashbrown`'s ([`Hashbrown`], Rust's SwissTable). Neither allocates per row: a key
-//! is copied once, when its group is born. `benches/query.rs` times both inside the
-//! query, and the query uses the winner, [`Winner`].
+//! The GROUP BY table, two ways, behind one trait ([`GroupBy`]): written by hand
+//! ([`GroupTable`], open addressing with linear probing) and `hashbrown`'s
+//! ([`Hashbrown`], Rust's SwissTable). Neither allocates per row: a key is copied
+//! once, when its group is born. step 5's `benches/query.rs` times both inside the query,
+//! and the query uses [`Winner`].
 //!
 //! The hand-written table is shaped by the data: a GROUP BY column has few distinct
 //! keys, each seen many times, and most are short. So a key is compared as two words
@@ -12,6 +10,9 @@
 //! input with two masked loads, hashed with one multiply, and looked up in 8-byte
 //! slots that keep 32 bits of its hash. Only a key longer than 16 bytes is compared
 //! byte for byte, and hashed over all its bytes.
+//!
+//! Each thread has a table of its own, merged at the end ([`GroupBy::merge`]), and
+//! the accumulator sums exactly ([`crate::exact`]).
 
 use harness::query::{Group, Groups};
 
@@ -34,8 +35,7 @@ pub trait GroupBy: Default {
     fn to_groups(&self) -> Groups;
 }
 
-/// The table the query uses: the hand-written one, as fast as `hashbrown` inside the
-/// query over the bench file and faster over the 1BRC files (see step 5's chapter).
+/// The table the query uses: the hand-written one (the chapter times both).
 pub type Winner = GroupTable;
 
 /// `hashbrown::HashMap` (the SwissTable design: 7-bit tags of the hash in a control
@@ -87,7 +87,7 @@ impl GroupBy for GroupTable {
 }
 
 // ANCHOR: acc
-/// An accumulator: the count, and the exact sum of the values.
+/// An accumulator: the count, the exact sum of the values, and their extremes.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Acc {
     /// `COUNT(*)`.
@@ -366,9 +366,9 @@ impl GroupTable {
 
     /// The slot where a key of hash `hash` is looked for first: the hash's top bits.
     /// Its low bits would cluster: the low bits of a product depend only on the
-    /// factors' low bits, and short keys that share their first bytes share those
-    /// (32 bench-file keys at load 1/4 took 0.29 extra probes a row by the low bits,
-    /// 0.03 by the top ones). The low 32 bits are the tag, which only filters.
+    /// factors' low bits, and short keys that share their first bytes share those,
+    /// so the bench file's keys would probe past their slot far more often. The low
+    /// 32 bits are the tag, which only filters.
     #[inline]
     fn slot_of(&self, hash: u64) -> usize {
         (hash >> (64 - self.slots.len().trailing_zeros())) as usize
