@@ -7,7 +7,7 @@ export LC_ALL=C # decimal points, not commas, in printf and awk
 usage() {
   cat <<'EOF'
 Usage: ./bench.sh [--rows N | --file PATH | --quick | --1brc [ROWS]] [--runs N] [--in-process N]
-                  [--steps LIST] [--threads [N]] [--peers]
+                  [--steps LIST] [--threads [N]] [--peers] [--record [--allow-dirty]]
 
 Builds every step (cargo build --release --bins: the default members, not the exercises), then runs each step binary,
 the csv crate's baseline (its pass, and its GROUP BY: `baseline --query`) and the limit on the
@@ -54,12 +54,23 @@ Options:
                  Each is timed inside its process (import and start-up apart) and its
                  answer checked against the file's reference first: a wrong answer is
                  shown as failed, not timed.
+  --record       after the run, copy it into the book: book/src/results/KIND/ (results.json,
+                 table.md, figures.md, rows.md and the chart), replacing that folder
+                 wholly; KIND names the file: bench (data/bench.csv), bench-ROWS
+                 (--rows), 1brc-ROWS (--1brc), file-NAME (--file), quick (--quick),
+                 with -steps-4-5 added for --steps 4,5. The chapters include their
+                 figures from there (book/src/results.md, "Recording a run"). Refused
+                 when the work tree has changes outside book/src/results/, so that
+                 the recording names the commit it measured
+  --allow-dirty  record from a tree with changes anyway (the recording says so)
   -h, --help     this text
 
 Default file: data/bench.csv (1,000,000 rows), generated when missing.
-Writes target/bench/results.json (machine, toolchain, file, every run of every row),
-target/bench/table.md (the table with the lines above it) and target/bench/mbps.svg
-(the chart of MB/s per row the book shows); the runs' logs go to target/bench/logs/.
+Writes target/bench/results.json (machine, toolchain, the command, date, commit, file,
+every run of every row), target/bench/table.md (the table with the lines above it),
+figures.md and rows.md (the same figures as mdBook anchors, for the book's includes)
+and target/bench/mbps.svg (the chart of MB/s per row the book shows); the runs' logs go
+to target/bench/logs/.
 MB = 10^6 bytes.
 EOF
 }
@@ -71,10 +82,24 @@ die() {
 
 cd "$(dirname "$0")"
 root=$PWD
+started_utc=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+
+# The command as it would be typed again (without --record and --allow-dirty): it goes
+# into results.json, so a recording says how to repeat it.
+command_line="./bench.sh"
+for arg in "$@"; do
+  case $arg in
+    --record | --allow-dirty) ;;
+    *) command_line+=" $(printf '%q' "$arg")" ;;
+  esac
+done
 
 rows="" file="" runs="" steps_list="" quick=0 threads="" peers=0 brc="" in_process=""
+record=0 allow_dirty=0
 while [[ $# -gt 0 ]]; do
   case $1 in
+    --record) record=1; shift ;;
+    --allow-dirty) allow_dirty=1; shift ;;
     --rows) rows=${2:?--rows needs N}; shift 2 ;;
     --file) file=${2:?--file needs PATH}; shift 2 ;;
     --runs) runs=${2:?--runs needs N}; shift 2 ;;
@@ -100,19 +125,75 @@ positive() { [[ $1 =~ ^[0-9]+$ && $1 -gt 0 ]] || die "$2 must be a positive inte
 (( (quick > 0) + (${#rows} > 0) + (${#file} > 0) + (${#brc} > 0) <= 1 )) || die "--rows, --file, --quick and --1brc exclude each other"
 [[ -z $brc ]] || (( ! peers )) || die "--1brc and --peers exclude each other: the peers run the bench file's query"
 [[ -z $file || -f $file ]] || die "no such file: $file"
+(( record || ! allow_dirty )) || die "--allow-dirty goes with --record"
+
+# --- the commit, and what a recording is called ----------------------------------------
+commit=$(git rev-parse HEAD 2>/dev/null || echo "")
+dirty="?"
+if [[ -n $commit ]]; then
+  # Changes outside the recordings: the code measured is not the commit's. The
+  # recordings themselves are left out, so that several kinds can be recorded in turn
+  # before they are committed together.
+  changes=$(git status --porcelain --untracked-files=normal -- . ':(exclude)book/src/results' 2>/dev/null || true)
+  if [[ -n $changes ]]; then dirty=yes; else dirty=no; fi
+fi
+# The recording's folder under book/src/results/, from the file the run measures (and
+# its options that change what is measured): one recording of each kind, the latest.
+record_kind() {
+  local kind
+  if (( quick )); then
+    kind=quick
+  elif [[ -n $brc ]]; then
+    kind=1brc-$brc
+  elif [[ -n $rows ]]; then
+    kind=bench-$rows
+  elif [[ -z $file || $file == data/bench.csv || $file == ./data/bench.csv ]]; then
+    kind=bench
+  elif [[ $file =~ ^(\./)?data/bench-([0-9]+)\.csv$ ]]; then
+    kind=bench-${BASH_REMATCH[2]}
+  else
+    local name=${file##*/}
+    name=${name%.*}
+    kind=file-$(tr -c 'A-Za-z0-9_\n-' '-' <<<"$name")
+  fi
+  # The hook for a run over a file with N distinct keys (`--keys N`, another issue):
+  # set `keys` when parsing the options and the recording is keys-N.
+  [[ -z ${keys:-} ]] || kind=keys-$keys
+  [[ -z $steps_list ]] || kind=$kind-steps-${steps_list//,/-}
+  echo "$kind"
+}
+kind=$(record_kind)
+if (( record )); then
+  [[ -n $commit ]] || die "--record: not in a git work tree, so the recording could name no commit"
+  if [[ $dirty == yes ]] && (( ! allow_dirty )); then
+    echo "$changes" | head -n 20 | sed 's/^/    /' >&2
+    die "--record: the work tree has changes (above), so the recording would name a commit that is not what it measured: commit them, or add --allow-dirty (the recording then says so)"
+  fi
+fi
 
 # --- the machine --------------------------------------------------------------------
+cpu_name="" cpu_family="" cpu_model_number=""
+if [[ -r /proc/cpuinfo ]]; then
+  cpu_name=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
+  cpu_family=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ' || true)
+  cpu_model_number=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ' || true)
+fi
+[[ -n $cpu_name ]] || cpu_name=$(sysctl -n machdep.cpu.brand_string 2>/dev/null || uname -m)
+# The SIMD features that the steps choose their tiers by, of those this CPU has.
+cpu_features=""
+if [[ -r /proc/cpuinfo ]]; then
+  flags=" $(grep -m1 -E '^(flags|Features)[[:space:]]*:' /proc/cpuinfo | cut -d: -f2-) "
+  for feature in sse2 avx2 avx512f pclmulqdq bmi2 neon asimd; do
+    [[ $flags != *" $feature "* ]] || cpu_features+="${cpu_features:+ }$feature"
+  done
+fi
+os_release=$( (. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-}") || true)
 cpu_model() {
-  local model=""
-  if [[ -r /proc/cpuinfo ]]; then
-    model=$(grep -m1 '^model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
-    local family cpu_model_number
-    family=$(grep -m1 '^cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' ' || true)
-    cpu_model_number=$(grep -m1 '^model[[:space:]]*:' /proc/cpuinfo | cut -d: -f2 | tr -d ' ' || true)
-    [[ -z $family ]] || model="$model (family $family, model $cpu_model_number)"
+  if [[ -n $cpu_family ]]; then
+    echo "$cpu_name (family $cpu_family, model $cpu_model_number)"
+  else
+    echo "$cpu_name"
   fi
-  [[ -n $model ]] || model=$(sysctl -n machdep.cpu.brand_string 2>/dev/null || uname -m)
-  echo "$model"
 }
 cores() { nproc 2>/dev/null || getconf _NPROCESSORS_ONLN 2>/dev/null || echo "?"; }
 memory() {
@@ -221,6 +302,7 @@ cat >&2 <<EOF
 
 Machine:   $cpu, $ncores cores, $mem memory ($os)
 Toolchain: $rustc_version
+Commit:    ${commit:-none (not a git work tree)}$([[ $dirty != yes ]] || echo ', with uncommitted changes')$( (( ! record )) || echo "; recorded as book/src/results/$kind/")
 File:      $file ($(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB, $ending line endings)
 Runs:      best of $runs per row, interleaved (round 1 of every row, then round 2, ...); $in_process timed runs in each step's process
 Rows:      ${step_names[*]}${brc:+ (--format 1brc)}$baseline_rows, the limit${threads:+ (1 core and $threads threads)}${peer_rows:+, the peers (Polars, DuckDB, pyarrow) if they install}
@@ -333,7 +415,12 @@ done
 # --- the table, results.json and the chart -------------------------------------------
 echo >&2
 "$bin/benchtool" report --runs-file "$runs_file" --out-dir "$out_dir" --file "$file" --runs "$runs" \
-  --cpu "$cpu" --cores "$ncores" --memory "$mem" --os "$os" --rustc "$rustc_version"
+  --cpu "$cpu" --cpu-name "$cpu_name" --cpu-family "${cpu_family:-?}" --cpu-model "${cpu_model_number:-?}" \
+  --cpu-features "${cpu_features:-?}" --os-release "${os_release:-?}" \
+  --cores "$ncores" --memory "$mem" --os "$os" --rustc "$rustc_version" \
+  --command "$command_line" --kind "$kind" --started "$started_utc" \
+  --finished "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --commit "${commit:-?}" --dirty "$dirty" \
+  --in-process "$in_process"
 "$bin/benchtool" chart "$out_dir/results.json" --out "$out_dir/mbps.svg"
 if [[ -n $baseline_note ]]; then
   echo "Note: $baseline_note" >&2
@@ -346,4 +433,15 @@ fi
 if (( quick )); then
   echo "Note: --quick measures a 1 MB file once: start-up, first touches and caches weigh on every row (the peers' most, the limit's least), so its numbers say that the pipeline works, not how fast anything is." >&2
 fi
-echo "Wrote ${out_dir#"$root"/}/results.json, table.md and mbps.svg." >&2
+echo "Wrote ${out_dir#"$root"/}/results.json, table.md, figures.md, rows.md and mbps.svg." >&2
+if (( record )); then
+  # The recording replaces the previous one of the same kind wholly: no file of an
+  # older run stays beside the new ones.
+  recording=book/src/results/$kind
+  rm -rf "${root:?}/$recording"
+  mkdir -p "$root/$recording"
+  cp "$out_dir"/results.json "$out_dir"/table.md "$out_dir"/figures.md "$out_dir"/rows.md \
+    "$out_dir"/*.svg "$root/$recording/"
+  echo "Recorded the run as $recording/ (commit ${commit:0:7}$([[ $dirty != yes ]] || echo ', with uncommitted changes')): include its figures from there; commit it with the chapters that quote it." >&2
+  (( ! quick )) || echo "Note: a --quick recording measures start-up more than anything: no chapter should quote it." >&2
+fi

@@ -1,15 +1,129 @@
-//! `cargo x book`: every `{{#include}}` of the book names an existing file and anchor,
-//! inside a code fence, never by line numbers; then `mdbook build book`.
+//! `cargo x book`: the book checked as a reader sees it.
+//!
+//! 1. Every `{{#include}}` of the book names an existing file and anchor, inside a code
+//!    fence (for code), never by line numbers.
+//! 2. The README's recorded blocks equal their recordings ([`readme`]).
+//! 3. No speed is typed in the README or a chapter ([`figures`]): it is included from
+//!    a recorded run (`bench.sh --record`). Listed by `cargo x book --figures`; fails
+//!    the stage once [`figures::FIGURE_CHECK_ENFORCED`] is set.
+//! 4. `mdbook build book`.
+//! 5. Every internal link and image of the built pages resolves, with its `#fragment`
+//!    ([`links`]), and so do the README's.
+//! 6. Every page opens in headless Chromium with no script error, console error,
+//!    failed load or broken image ([`browser`]); skipped with a line saying why when
+//!    no browser can be had, unless `REQUIRE_BROWSER=1` (CI).
+//!
+//! `cargo x book --figures` lists the typed figures; `cargo x book --readme` fills the
+//! README's recorded blocks.
+
+mod browser;
+mod figures;
+mod links;
+mod readme;
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use crate::run;
 
-/// Checks the book's includes, then builds it.
-pub fn book(root: &Path) -> Result<(), String> {
-    let count = check_book_includes(&root.join("book/src"))?;
-    println!("book: all {count} includes name an existing file and anchor");
-    run(root, "mdbook", &["build", "book"])
+/// `cargo x book [--figures | --readme]`.
+pub fn book(root: &Path, args: &[&str]) -> Result<(), String> {
+    match args {
+        [] => check_and_build(
+            root,
+            std::env::var("REQUIRE_BROWSER").is_ok_and(|v| v == "1"),
+        ),
+        ["--figures"] => {
+            let found = figures::check(root)?;
+            if found.is_empty() {
+                println!("book: no typed figure in the README or the chapters");
+                return Ok(());
+            }
+            println!("{}", figures::report(&found));
+            Err(figure_advice())
+        }
+        ["--readme"] => readme::update(root),
+        _ => Err("usage: cargo x book [--figures | --readme]".to_string()),
+    }
+}
+
+/// The stage of `cargo x ci`: as `cargo x book`, and a missing browser fails it.
+pub fn ci(root: &Path) -> Result<(), String> {
+    check_and_build(root, true)
+}
+
+fn figure_advice() -> String {
+    format!(
+        "a speed in the README or a chapter comes from a recorded run: include it from \
+         book/src/results/ (book/src/results.md, \"Recording a run\"), or move it to the \
+         page's last section, `{}`, with its machine and date",
+        figures::OTHER_SITTINGS
+    )
+}
+
+/// Every check, each one's result printed as it comes; the first failures' messages
+/// together at the end, so that one run shows everything a reader would meet.
+fn check_and_build(root: &Path, require_browser: bool) -> Result<(), String> {
+    let start = Instant::now();
+    let mut failed = Vec::new();
+    let mut step = |result: Result<String, String>| match result {
+        Ok(line) => println!("book: {line}"),
+        Err(e) => {
+            println!("book: FAILED: {}", e.lines().next().unwrap_or(""));
+            failed.push(e);
+        }
+    };
+    step(
+        check_book_includes(&root.join("book/src"))
+            .map(|n| format!("all {n} includes name an existing file and anchor")),
+    );
+    step(
+        readme::check(root)
+            .map(|n| format!("README.md's {n} recorded blocks equal their recordings")),
+    );
+    step(figures::check(root).and_then(|typed| {
+        match (typed.is_empty(), figures::FIGURE_CHECK_ENFORCED) {
+            (true, _) => Ok("no typed figure in the README or the chapters".to_string()),
+            (false, true) => Err(format!("{}\n{}", figures::report(&typed), figure_advice())),
+            (false, false) => Ok(format!(
+                "{} typed figures in the README and the chapters (not enforced yet: \
+                 FIGURE_CHECK_ENFORCED in xtask/src/book/figures.rs; `cargo x book --figures` lists them)",
+                typed.len()
+            )),
+        }
+    }));
+    run(root, "mdbook", &["build", "book"])?;
+    let out = root.join("book/book");
+    step(
+        links::check_book(&out)
+            .map(|n| format!("all {n} internal links and images of the built book resolve")),
+    );
+    step(
+        links::check_readme(root)
+            .map(|n| format!("all {n} relative links and images of README.md resolve")),
+    );
+    let rendered = Instant::now();
+    step(
+        browser::check(&out, &root.join("target/book-check"), require_browser).map(|outcome| {
+            match outcome {
+                browser::Outcome::Checked(pages) => format!(
+                    "all {pages} pages render in headless Chromium with no error ({:.1} s)",
+                    rendered.elapsed().as_secs_f64()
+                ),
+                browser::Outcome::Skipped(why) => {
+                    format!(
+                        "SKIPPED the browser check: {why}; REQUIRE_BROWSER=1 makes this an error"
+                    )
+                }
+            }
+        }),
+    );
+    println!("book: {:.1} s", start.elapsed().as_secs_f64());
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(failed.join("\n"))
+    }
 }
 
 /// mdBook only warns when an include's anchor is missing, and silently includes the
@@ -56,21 +170,51 @@ fn check_book_includes(src: &Path) -> Result<usize, String> {
 /// True when a line of `body` holds `MARKER: name` as mdBook reads it: the name is the
 /// run of letters, digits, `_` and `-` after the colon.
 fn has_marker(body: &str, marker: &str, name: &str) -> bool {
+    body.lines().any(|line| line_has_marker(line, marker, name))
+}
+
+fn line_has_marker(line: &str, marker: &str, name: &str) -> bool {
+    marker_names(line, marker).any(|word| word == name)
+}
+
+/// The names after each `MARKER:` of a line.
+fn marker_names<'a>(line: &'a str, marker: &str) -> impl Iterator<Item = &'a str> {
     let tag = format!("{marker}:");
-    body.lines().any(|line| {
-        line.match_indices(&tag).any(|(at, _)| {
+    let len = tag.len();
+    line.match_indices(&tag)
+        .map(|(at, _)| at)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .filter_map(move |at| {
             let word_before = line[..at]
                 .chars()
                 .next_back()
                 .is_some_and(|c| c.is_alphanumeric() || c == '_');
-            let rest = line[at + tag.len()..].trim_start();
-            let word: String = rest
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
-                .collect();
-            !word_before && word == name
+            let rest = line[at + len..].trim_start();
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                .unwrap_or(rest.len());
+            (!word_before).then(|| &rest[..end])
         })
-    })
+}
+
+/// The lines of `body` between `ANCHOR: name` and `ANCHOR_END: name`, other markers'
+/// lines left out, joined by line breaks: what mdBook includes for `file:name`.
+fn take_anchored(body: &str, name: &str) -> Option<String> {
+    let mut lines = Vec::new();
+    let mut inside = false;
+    for line in body.lines() {
+        if !inside {
+            inside = line_has_marker(line, "ANCHOR", name);
+        } else if line_has_marker(line, "ANCHOR_END", name) {
+            return Some(lines.join("\n"));
+        } else if marker_names(line, "ANCHOR").next().is_none()
+            && marker_names(line, "ANCHOR_END").next().is_none()
+        {
+            lines.push(line);
+        }
+    }
+    None
 }
 
 /// The includes of files other than Markdown that stand outside a fenced code block.
@@ -94,11 +238,18 @@ fn unfenced_code_includes(text: &str) -> Vec<String> {
     found
 }
 
-/// `(path, anchor)` of every `{{#include path[:anchor]}}` in `text`.
+/// `(path, anchor)` of every `{{#include path[:anchor]}}` in `text`; an escaped one
+/// (`\{{#include …}}`, which mdBook shows as written) is not an include.
 fn includes(text: &str) -> Vec<(String, Option<String>)> {
-    text.split("{{#")
-        .skip(1)
+    let mut parts = text.split("{{#");
+    let mut escaped = parts.next().is_some_and(|first| first.ends_with('\\'));
+    parts
         .filter_map(|rest| {
+            let this_escaped = escaped;
+            escaped = rest.ends_with('\\');
+            if this_escaped {
+                return None;
+            }
             let inner = rest.split("}}").next()?;
             let arg = inner
                 .strip_prefix("include ")
@@ -112,7 +263,7 @@ fn includes(text: &str) -> Vec<(String, Option<String>)> {
         .collect()
 }
 
-fn markdown_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn markdown_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let path = entry.path();
@@ -140,6 +291,28 @@ mod tests {
                 ("../x.rs".to_string(), Some("state".to_string())),
                 ("../y.md".to_string(), None)
             ]
+        );
+    }
+
+    #[test]
+    fn an_escaped_include_is_text() {
+        let text = r"shown: \{{#include results/KIND/figures.md:NAME}} real: {{#include a.md:x}}";
+        assert_eq!(
+            includes(text),
+            [("a.md".to_string(), Some("x".to_string()))]
+        );
+    }
+
+    #[test]
+    fn anchored_lines_are_taken_as_mdbook_takes_them() {
+        let body = "ANCHOR: step6_mbps\n1,860\nANCHOR_END: step6_mbps\n\
+                    <!-- ANCHOR: table -->\n| a |\n<!-- ANCHOR: row -->\n| 1 |\n<!-- ANCHOR_END: row -->\n\
+                    <!-- ANCHOR_END: table -->\n";
+        assert_eq!(take_anchored(body, "step6_mbps").as_deref(), Some("1,860"));
+        assert_eq!(take_anchored(body, "step6").as_deref(), None);
+        assert_eq!(
+            take_anchored(body, "table").as_deref(),
+            Some("| a |\n| 1 |")
         );
     }
 

@@ -7,10 +7,13 @@
 //! - [`report`]: groups the runs `bench.sh` collected into rows (best of N each),
 //!   writes `results.json` and the markdown table.
 //! - [`chart`]: the SVG bar chart of MB/s per row, from `results.json`.
+//! - [`figures`]: `figures.md` and `rows.md`, the run's figures and table rows as
+//!   mdBook anchors, which the book includes from a recording (`bench.sh --record`).
 //!
 //! Units as everywhere in this repository: MB = 10^6 bytes, MB/s is input bytes per
 //! second.
 
 pub mod chart;
+pub mod figures;
 pub mod limit;
 pub mod report;

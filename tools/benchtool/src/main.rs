@@ -3,14 +3,18 @@
 //! - `benchtool limit [FILE] [--runs N] [--threads N] [--json]`: the limit row, in the
 //!   same JSON as a step (`--json`) or as a table row.
 //! - `benchtool report --runs-file RUNS --out-dir DIR --file FILE --runs N [--cpu …]`:
-//!   `DIR/results.json` and `DIR/table.md` from the runs; prints the table.
+//!   `DIR/results.json` from the runs, and the markdown of `benchtool markdown`;
+//!   prints the table.
+//! - `benchtool markdown RESULTS [--out-dir DIR]`: `table.md`, `figures.md` and
+//!   `rows.md` from `results.json` (beside it unless told), so that a recording's
+//!   snippets can be made again without measuring again.
 //! - `benchtool chart RESULTS --out SVG`: the MB/s bar chart of `results.json`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use benchtool::report::{self, Meta};
-use benchtool::{chart, limit};
+use benchtool::report::{self, Meta, RunInfo};
+use benchtool::{chart, figures, limit};
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 use harness::Fingerprint;
 use harness::run::measure::{Measurement, time_runs};
@@ -24,6 +28,7 @@ fn main() -> ExitCode {
         Some(("limit", m)) => run_limit(m),
         Some(("report", m)) => run_report(m),
         Some(("chart", m)) => run_chart(m),
+        Some(("markdown", m)) => run_markdown(m),
         _ => unreachable!("clap requires a subcommand"),
     };
     match result {
@@ -98,10 +103,47 @@ fn command() -> Command {
                 .required(true),
         )
         .arg(text("cpu", "CPU model"))
+        .arg(text("cpu-name", "CPU model name alone"))
+        .arg(text("cpu-family", "CPU family number"))
+        .arg(text("cpu-model", "CPU model number"))
         .arg(text("cores", "cores"))
         .arg(text("memory", "memory, in words"))
         .arg(text("os", "operating system"))
-        .arg(text("rustc", "rustc --version"));
+        .arg(text("os-release", "the distribution, in words"))
+        .arg(text(
+            "cpu-features",
+            "the CPU's SIMD features the steps use",
+        ))
+        .arg(text("rustc", "rustc --version"))
+        .arg(text("command", "the bench.sh command, as typed again"))
+        .arg(text("kind", "the kind of run: the name of its recording"))
+        .arg(text("started", "when the run started, UTC, ISO 8601"))
+        .arg(text("finished", "when the run finished, UTC, ISO 8601"))
+        .arg(text("commit", "git rev-parse HEAD"))
+        .arg(
+            Arg::new("dirty")
+                .long("dirty")
+                .value_name("yes|no")
+                .value_parser(["yes", "no", "?"])
+                .default_value("?")
+                .help("whether the work tree had uncommitted changes"),
+        )
+        .arg(
+            Arg::new("in-process")
+                .long("in-process")
+                .value_name("N")
+                .value_parser(value_parser!(u32))
+                .help("timed runs inside each step's process"),
+        );
+    let markdown = Command::new("markdown")
+        .about("table.md, figures.md and rows.md from results.json")
+        .arg(path("results").value_name("RESULTS").required(true))
+        .arg(
+            path("out-dir")
+                .long("out-dir")
+                .value_name("DIR")
+                .help("where to write them [default: beside RESULTS]"),
+        );
     let chart = Command::new("chart")
         .about("The SVG bar chart of MB/s per row, from results.json")
         .arg(path("results").value_name("RESULTS").required(true))
@@ -109,7 +151,7 @@ fn command() -> Command {
     Command::new("benchtool")
         .about("bench.sh's helper: the limit row, results.json and the table, the chart")
         .subcommand_required(true)
-        .subcommands([limit, report, chart])
+        .subcommands([limit, report, markdown, chart])
 }
 
 fn run_limit(m: &ArgMatches) -> Result<(), String> {
@@ -154,38 +196,75 @@ fn run_limit(m: &ArgMatches) -> Result<(), String> {
 fn run_report(m: &ArgMatches) -> Result<(), String> {
     let get = |name: &str| m.get_one::<String>(name).cloned().unwrap_or_default();
     let path = |name: &str| m.get_one::<PathBuf>(name).expect("required").clone();
+    // An option bench.sh did not give is `?`: left out of results.json (empty).
+    let known = |name: &str| Some(get(name)).filter(|v| v != "?").unwrap_or_default();
     let meta = Meta {
         cpu: get("cpu"),
+        cpu_name: known("cpu-name"),
+        cpu_family: known("cpu-family"),
+        cpu_model: known("cpu-model"),
         cores: get("cores"),
         memory: get("memory"),
         os: get("os"),
+        os_release: known("os-release"),
+        cpu_features: known("cpu-features"),
         rustc: get("rustc"),
         file: path("file"),
         runs: *m.get_one::<u32>("runs").expect("required"),
+        run: RunInfo {
+            command: known("command"),
+            kind: known("kind"),
+            started_utc: known("started"),
+            finished_utc: known("finished"),
+            commit: known("commit"),
+            dirty: match get("dirty").as_str() {
+                "yes" => Some(true),
+                "no" => Some(false),
+                _ => None,
+            },
+            in_process: m.get_one::<u32>("in-process").copied(),
+        },
     };
     let runs_file = path("runs-file");
     let text =
         std::fs::read_to_string(&runs_file).map_err(|e| format!("{}: {e}", runs_file.display()))?;
     let rows = report::rows(&text)?;
     let results = report::results(&meta, report::file_info(&meta.file)?, &rows);
-    let table = format!(
-        "{}\n{}",
-        report::preamble(&results),
-        report::table(&results)
-    );
     let out_dir = path("out-dir");
     write(&out_dir.join("results.json"), &format!("{results:#}\n"))?;
-    write(&out_dir.join("table.md"), &table)?;
-    print!("{table}");
+    print!("{}", write_markdown(&results, &out_dir)?);
     Ok(())
 }
 
-fn run_chart(m: &ArgMatches) -> Result<(), String> {
+fn run_markdown(m: &ArgMatches) -> Result<(), String> {
     let results_path = m.get_one::<PathBuf>("results").expect("required");
-    let text = std::fs::read_to_string(results_path)
-        .map_err(|e| format!("{}: {e}", results_path.display()))?;
-    let results =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", results_path.display()))?;
+    let results = read_results(results_path)?;
+    let out_dir = match m.get_one::<PathBuf>("out-dir") {
+        Some(dir) => dir.clone(),
+        None => results_path
+            .parent()
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
+    };
+    write_markdown(&results, &out_dir)?;
+    Ok(())
+}
+
+/// `table.md`, `figures.md` and `rows.md` of `results` in `out_dir`; returns the table.
+fn write_markdown(results: &serde_json::Value, out_dir: &Path) -> Result<String, String> {
+    let table = format!("{}\n{}", report::preamble(results), report::table(results));
+    write(&out_dir.join("table.md"), &table)?;
+    write(&out_dir.join("figures.md"), &figures::figures(results))?;
+    write(&out_dir.join("rows.md"), &figures::rows(results))?;
+    Ok(table)
+}
+
+fn read_results(path: &Path) -> Result<serde_json::Value, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn run_chart(m: &ArgMatches) -> Result<(), String> {
+    let results = read_results(m.get_one::<PathBuf>("results").expect("required"))?;
     chart::write_svg(&results, m.get_one::<PathBuf>("out").expect("required"))
 }
 

@@ -219,20 +219,56 @@ pub fn rows(runs_file: &str) -> Result<Vec<Row>, String> {
 /// What `bench.sh` knows about the machine and the run, from its command line.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Meta {
-    /// CPU model.
+    /// CPU model, in words, with its family and model numbers where the OS gives them.
     pub cpu: String,
+    /// CPU model name alone (`model name` of `/proc/cpuinfo`).
+    pub cpu_name: String,
+    /// CPU family number (`cpu family`), empty where the OS does not say.
+    pub cpu_family: String,
+    /// CPU model number (`model`), empty where the OS does not say.
+    pub cpu_model: String,
     /// Cores the OS shows.
     pub cores: String,
     /// Memory, in words (`23.4 GiB`).
     pub memory: String,
-    /// `uname -sr`.
+    /// `uname -sr`: the kernel.
     pub os: String,
+    /// The distribution (`PRETTY_NAME` of `/etc/os-release`), empty where there is none.
+    pub os_release: String,
+    /// The SIMD features the steps choose their tiers by, of those the CPU has
+    /// (`sse2 avx2 avx512f pclmulqdq bmi2`, or `neon`), empty where the OS does not say.
+    pub cpu_features: String,
     /// `rustc --version`.
     pub rustc: String,
     /// The measured file.
     pub file: PathBuf,
     /// Rounds: each row's runs (best of this many).
     pub runs: u32,
+    /// How bench.sh was run, and when, on which commit.
+    pub run: RunInfo,
+}
+
+/// The run itself: what a recording names so that its numbers can be traced and
+/// repeated.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RunInfo {
+    /// The command, as it would be typed again (`./bench.sh --rows 20000000 …`,
+    /// without `--record`).
+    pub command: String,
+    /// The kind of run, the name of its recording: `bench`, `bench-ROWS`,
+    /// `1brc-ROWS`, `keys-N`, `file-NAME`, `quick` (bench.sh's `record_kind`).
+    pub kind: String,
+    /// Start and end, UTC, ISO 8601 (`2026-12-03T09:28:11Z`).
+    pub started_utc: String,
+    /// See `started_utc`.
+    pub finished_utc: String,
+    /// `git rev-parse HEAD`.
+    pub commit: String,
+    /// Whether the work tree had changes the commit does not hold (outside the
+    /// recordings); `None` where git could not say.
+    pub dirty: Option<bool>,
+    /// Timed runs inside each step's process.
+    pub in_process: Option<u32>,
 }
 
 /// The measured file's size and line endings, counted once.
@@ -334,9 +370,29 @@ pub fn results(meta: &Meta, file: Value, rows: &[Row]) -> Value {
             value
         })
         .collect();
+    let r = &meta.run;
     json!({
-        "machine": { "cpu": meta.cpu, "cores": meta.cores, "memory": meta.memory, "os": meta.os },
+        "machine": {
+            "cpu": meta.cpu,
+            "cpu_name": meta.cpu_name,
+            "cpu_family": meta.cpu_family,
+            "cpu_model": meta.cpu_model,
+            "cores": meta.cores,
+            "memory": meta.memory,
+            "os": meta.os,
+            "os_release": meta.os_release,
+            "cpu_features": meta.cpu_features,
+        },
         "toolchain": meta.rustc,
+        "run": {
+            "command": r.command,
+            "kind": r.kind,
+            "started_utc": r.started_utc,
+            "finished_utc": r.finished_utc,
+            "commit": r.commit,
+            "dirty": r.dirty,
+            "in_process": r.in_process,
+        },
         "file": file,
         "runs_per_row": meta.runs,
         "interleaved": true,
@@ -344,79 +400,148 @@ pub fn results(meta: &Meta, file: Value, rows: &[Row]) -> Value {
     })
 }
 
-/// The lines above the table: machine, toolchain, file, runs.
+/// The lines above the table: machine, toolchain, file, runs, and (where bench.sh said)
+/// when, on which commit and with which command.
 pub fn preamble(results: &Value) -> String {
     let m = &results["machine"];
     let f = &results["file"];
     let records = f["records"]
         .as_u64()
         .map_or(String::new(), |r| format!("{} records, ", thousands(r)));
-    format!(
-        "- Machine: {}, {} cores, {} memory ({})\n- Toolchain: {}\n- File: `{}`: {}{:.1} MB, {} line endings\n\
-         - Runs: best of {} per row, interleaved (round 1 of every row, then round 2, …)\n",
+    let mut os = s(&m["os"]).to_string();
+    if let Some(release) = m["os_release"].as_str().filter(|r| !r.is_empty()) {
+        os += &format!(", {release}");
+    }
+    let features = m["cpu_features"]
+        .as_str()
+        .filter(|f| !f.is_empty())
+        .map_or(String::new(), |f| format!("; SIMD: {f}"));
+    let mut out = format!(
+        "- Machine: {}, {} cores, {} memory ({os}){features}\n- Toolchain: {}\n- File: `{}`: {}{} MB, {} line endings\n\
+         - Runs: best of {} per row, interleaved (round 1 of every row, then round 2, …)",
         s(&m["cpu"]),
         s(&m["cores"]),
         s(&m["memory"]),
-        s(&m["os"]),
         s(&results["toolchain"]),
         s(&f["path"]),
         records,
-        f["mb"].as_f64().unwrap_or(0.0),
+        decimal(f["mb"].as_f64().unwrap_or(0.0), 1),
         s(&f["line_ending"]),
         results["runs_per_row"]
+    );
+    match results["run"]["in_process"].as_u64() {
+        Some(1) => out += "; 1 timed run in each step's process",
+        Some(n) => out += &format!("; {n} timed runs in each step's process"),
+        None => {}
+    }
+    out += "\n";
+    if let Some(when) = when(results) {
+        let r = &results["run"];
+        out += &format!("- Run: {when}, commit {}", commit_short(results));
+        if let Some(command) = r["command"].as_str().filter(|c| !c.is_empty()) {
+            out += &format!(", `{command}`");
+        }
+        out += "\n";
+    }
+    out
+}
+
+/// `2026-12-03, 09:28–09:43 UTC` from the run's start and end, if bench.sh gave them.
+pub fn when(results: &Value) -> Option<String> {
+    let started = results["run"]["started_utc"].as_str()?;
+    let (date, start) = started.split_once('T')?;
+    let hm = |t: &str| t.get(..5).unwrap_or(t).to_string();
+    let end = results["run"]["finished_utc"]
+        .as_str()
+        .and_then(|f| f.split_once('T'))
+        .map(|(d, t)| {
+            if d == date {
+                format!("–{}", hm(t))
+            } else {
+                format!(" – {d} {}", hm(t))
+            }
+        })
+        .unwrap_or_default();
+    Some(format!("{date}, {}{end} UTC", hm(start)))
+}
+
+/// The run's commit, shortened to 7 hex digits, marked when the tree had changes.
+pub fn commit_short(results: &Value) -> String {
+    let r = &results["run"];
+    let commit = r["commit"].as_str().unwrap_or("?");
+    let mut short = commit.get(..7).unwrap_or(commit).to_string();
+    if r["dirty"] == true {
+        short += " with uncommitted changes";
+    }
+    short
+}
+
+/// The table's header and the line under it.
+pub const TABLE_HEADER: &str = "| step | idea added | MB/s | first run MB/s | Mrows/s | heap allocs/pass | x step 1 | % of limit |\n\
+     |---|---|---:|---:|---:|---:|---:|---:|";
+
+/// One row of `results.json` as a line of the table (no newline).
+pub fn table_row(row: &Value) -> String {
+    let f = |key: &str| row[key].as_f64();
+    let mut label = s(&row["label"]).to_string();
+    if row["fingerprint_matches_first_step"] == false {
+        label += " (fingerprint differs)";
+    }
+    if let Some(why) = row["failed"].as_str() {
+        return format!(
+            "| {label} | {} | failed: {why} | – | – | – | – | – |",
+            s(&row["idea"])
+        );
+    }
+    format!(
+        "| {} | {} | {} | {} | {:.1} | {} | {} | {} |",
+        label,
+        s(&row["idea"]),
+        thousands(f("mb_per_s").unwrap_or(0.0).round() as u64),
+        f("first_run_mb_per_s").map_or("–".to_string(), |x| thousands(x.round() as u64)),
+        f("mrows_per_s").unwrap_or(0.0),
+        row["allocs_per_pass"]
+            .as_u64()
+            .map_or("–".to_string(), thousands),
+        f("x_step1").map_or("–".to_string(), |x| {
+            let query = if row["x_step1_of"] == "query" {
+                "*"
+            } else {
+                ""
+            };
+            format!("{x:.1}{query}")
+        }),
+        f("fraction_of_limit").map_or("–".to_string(), percent),
     )
 }
 
 /// The markdown table of `results`, with its notes.
 pub fn table(results: &Value) -> String {
-    let mut out = String::from(
-        "| step | idea added | MB/s | first run MB/s | Mrows/s | heap allocs/pass | x step 1 | % of limit |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|\n",
-    );
+    let mut out = format!("{TABLE_HEADER}\n");
+    let empty = Vec::new();
+    for row in results["rows"].as_array().unwrap_or(&empty) {
+        out += &table_row(row);
+        out += "\n";
+    }
+    out += "\n";
+    out += &table_notes(results);
+    out
+}
+
+/// The notes under the table: units, columns, and what applies to this run's rows.
+pub fn table_notes(results: &Value) -> String {
     let empty = Vec::new();
     let rows = results["rows"].as_array().unwrap_or(&empty);
-    for row in rows {
-        let f = |key: &str| row[key].as_f64();
-        let mut label = s(&row["label"]).to_string();
-        if row["fingerprint_matches_first_step"] == false {
-            label += " (fingerprint differs)";
-        }
-        if let Some(why) = row["failed"].as_str() {
-            out += &format!(
-                "| {label} | {} | failed: {why} | – | – | – | – | – |\n",
-                s(&row["idea"])
-            );
-            continue;
-        }
-        out += &format!(
-            "| {} | {} | {} | {} | {:.1} | {} | {} | {} |\n",
-            label,
-            s(&row["idea"]),
-            thousands(f("mb_per_s").unwrap_or(0.0).round() as u64),
-            f("first_run_mb_per_s").map_or("–".to_string(), |x| thousands(x.round() as u64)),
-            f("mrows_per_s").unwrap_or(0.0),
-            row["allocs_per_pass"]
-                .as_u64()
-                .map_or("–".to_string(), thousands),
-            f("x_step1").map_or("–".to_string(), |x| {
-                let query = if row["x_step1_of"] == "query" {
-                    "*"
-                } else {
-                    ""
-                };
-                format!("{x:.1}{query}")
-            }),
-            f("fraction_of_limit").map_or("–".to_string(), percent),
-        );
-    }
-    out += "\nMB = 10^6 bytes of input; Mrows/s = 10^6 records per second (for a limit row: \
+    let mut out = String::from(
+        "MB = 10^6 bytes of input; Mrows/s = 10^6 records per second (for a limit row: \
             10^6 LFs per second). MB/s: the best run of all (each process times several); \
             first run MB/s: each process's first timed run, the median over the rounds (a fresh \
             map of the file: a gap between the two is a first-touch cost, not the idea). x step 1: MB/s over step 1's (*: a query step's \
             time for the same query on step 1's parser over its own, both timed by the step). \
             % of limit: MB/s over the \
             one-core limit's (an LF count with memchr over a memory map: no parse can be \
-            faster on one core).\n";
+            faster on one core).\n",
+    );
     if rows
         .iter()
         .any(|r| r["query"] == true && r["x_step1"].is_null())
@@ -458,14 +583,32 @@ pub fn table(results: &Value) -> String {
     out
 }
 
-fn percent(fraction: f64) -> String {
+/// A fraction as the table shows it: `4.8%`, `20%`.
+pub fn percent(fraction: f64) -> String {
     match fraction * 100.0 {
         p if p < 10.0 => format!("{p:.1}%"),
         p => format!("{p:.0}%"),
     }
 }
 
-fn s(v: &Value) -> &str {
+/// `x` with `places` decimals and thousands separators: `1,017.8`.
+pub fn decimal(x: f64, places: usize) -> String {
+    let text = format!("{:.*}", places, x.abs());
+    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
+    let sign = if x < 0.0 && text.bytes().any(|b| b.is_ascii_digit() && b != b'0') {
+        "-"
+    } else {
+        ""
+    };
+    let int = thousands(int.parse().unwrap_or(0));
+    if frac.is_empty() {
+        format!("{sign}{int}")
+    } else {
+        format!("{sign}{int}.{frac}")
+    }
+}
+
+pub(crate) fn s(v: &Value) -> &str {
     v.as_str().unwrap_or("?")
 }
 

@@ -1,0 +1,491 @@
+//! The recorded run as snippets the book includes: `figures.md`, one figure per mdBook
+//! anchor, for prose (`Step 6 runs at` + an include of `figures.md:step6_mbps` +
+//! `MB/s`), and `rows.md`, the table's header, each row and the rounds, for tables
+//! built from chosen rows. Both are generated from `results.json` (the JSON of
+//! [`crate::report::results`]), never edited.
+//!
+//! A figure is the lines between `ANCHOR: name` and `ANCHOR_END: name`, each marker on
+//! a line of its own; mdBook keeps the lines between and joins them with line breaks
+//! and no line break after the last, so a figure of one line lands inline, in the
+//! middle of a sentence.
+//!
+//! Names: a row's id is its binary (`step6`, `polars`, `duckdb`, `pyarrow`), or
+//! `baseline` (the csv crate's pass), `baseline_query` (its query), `baseline_simd`
+//! (the same query on simd-csv), `limit` (one core), `limit_threads` (the limit on
+//! `--threads N`). Each row has `ID_mbps`, `ID_gbps`, `ID_mrows`, `ID_seconds`,
+//! `ID_first_mbps`, `ID_first_below`, `ID_allocs`, `ID_x_step1`, `ID_of_limit`,
+//! `ID_threads`, `ID_rounds` (and a peer `ID_version`) where the row has the value;
+//! every step over every earlier step `A_vs_B` (and `A_vs_B_rounds`, round by round),
+//! every step over each yardstick and peer `A_vs_ID`. The run: `machine`, `cpu`,
+//! `cores`, `memory`, `os`, `os_release`, `cpu_features`, `rustc`, `toolchain`,
+//! `date`, `time`, `commit`, `command`,
+//! `kind`, `file`, `file_path`, `file_mb`, `records`, `line_ending`, `runs`,
+//! `in_process`.
+
+use harness::run::measure::thousands;
+use serde_json::Value;
+
+use crate::report::{self, decimal, percent, s};
+
+/// The first line of each generated file (an HTML comment: invisible where a whole
+/// file is included).
+fn banner(what: &str, results: &Value) -> String {
+    let kind = results["run"]["kind"].as_str().unwrap_or("?");
+    format!(
+        "<!-- {what} of the run recorded in this folder ({kind}), generated from results.json \
+         by benchtool (bench.sh --record): do not edit. -->\n"
+    )
+}
+
+/// A row's id in anchor names.
+pub fn row_id(row: &Value) -> String {
+    let step = s(&row["step"]);
+    let id = match s(&row["role"]) {
+        "baseline" if step == "baseline-simd-csv" => "baseline_simd".to_string(),
+        "baseline" if row["query"] == true => "baseline_query".to_string(),
+        "baseline" => "baseline".to_string(),
+        "limit" if row["threads"].as_u64().unwrap_or(1) > 1 => "limit_threads".to_string(),
+        "limit" => "limit".to_string(),
+        _ => step.to_string(),
+    };
+    id.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// `figures.md`: every figure of `results`, one anchor each.
+pub fn figures(results: &Value) -> String {
+    let mut out = banner("Figures", results);
+    let mut add = |name: &str, value: String| {
+        out += &format!("ANCHOR: {name}\n{value}\nANCHOR_END: {name}\n");
+    };
+    for (name, value) in run_figures(results) {
+        add(&name, value);
+    }
+    let empty = Vec::new();
+    let rows = results["rows"].as_array().unwrap_or(&empty);
+    for row in rows {
+        for (name, value) in row_figures(row) {
+            add(&format!("{}_{name}", row_id(row)), value);
+        }
+    }
+    // Ratios: every step over every earlier one, and over each yardstick and peer.
+    let steps: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["role"] == "step" && mb(r).is_some())
+        .collect();
+    for (i, a) in steps.iter().enumerate() {
+        for b in &steps[..i] {
+            let name = format!("{}_vs_{}", row_id(a), row_id(b));
+            add(&name, ratio(mb(a), mb(b)));
+            let rounds: Vec<String> = round_mbps(a)
+                .iter()
+                .zip(round_mbps(b))
+                .map(|(x, y)| ratio(*x, y))
+                .collect();
+            add(&format!("{name}_rounds"), rounds.join(", "));
+        }
+        for other in rows
+            .iter()
+            .filter(|r| (r["role"] == "baseline" || r["role"] == "peer") && mb(r).is_some())
+        {
+            add(
+                &format!("{}_vs_{}", row_id(a), row_id(other)),
+                ratio(mb(a), mb(other)),
+            );
+        }
+    }
+    out
+}
+
+/// `rows.md`: the table's header, each row, the notes and the rounds, one anchor each,
+/// so that a chapter builds a table of the rows it discusses.
+pub fn rows(results: &Value) -> String {
+    let mut out = banner("Table rows", results);
+    let mut add = |name: &str, value: &str| {
+        out += &format!("<!-- ANCHOR: {name} -->\n{value}\n<!-- ANCHOR_END: {name} -->\n");
+    };
+    add("header", report::TABLE_HEADER);
+    let empty = Vec::new();
+    let rows = results["rows"].as_array().unwrap_or(&empty);
+    for row in rows {
+        add(&row_id(row), &report::table_row(row));
+    }
+    add("notes", report::table_notes(results).trim_end());
+    add("rounds", &rounds_table(results));
+    out
+}
+
+/// Every round of every row, MB/s, in round order, with the best and the first run.
+pub fn rounds_table(results: &Value) -> String {
+    let empty = Vec::new();
+    let rows = results["rows"].as_array().unwrap_or(&empty);
+    let n = rows.iter().map(|r| round_cells(r).len()).max().unwrap_or(0);
+    let mut out = String::from("| row |");
+    for i in 1..=n {
+        out += &format!(" round {i} |");
+    }
+    out += " best | first run |\n|---|";
+    out += &"---:|".repeat(n + 2);
+    for row in rows {
+        let mut cells = round_cells(row);
+        cells.resize(n, "–".to_string());
+        out += &format!(
+            "\n| {} | {} | {} | {} |",
+            s(&row["label"]),
+            cells.join(" | "),
+            mb(row).map_or("–".to_string(), mbps),
+            row["first_run_mb_per_s"]
+                .as_f64()
+                .map_or("–".to_string(), mbps)
+        );
+    }
+    out
+}
+
+fn run_figures(results: &Value) -> Vec<(String, String)> {
+    let m = &results["machine"];
+    let f = &results["file"];
+    let r = &results["run"];
+    let text = |v: &Value| v.as_str().filter(|t| !t.is_empty()).map(str::to_string);
+    let rustc = text(&results["toolchain"]).map(|t| {
+        // `rustc 1.95.0 (59807616e 2026-04-14)` → `1.95.0`
+        t.split_whitespace().nth(1).unwrap_or(&t).to_string()
+    });
+    let cpu = match (text(&m["cpu_name"]), text(&m["cpu_family"])) {
+        (Some(name), Some(family)) => Some(format!(
+            "{name} (family {family} model {})",
+            s(&m["cpu_model"])
+        )),
+        (Some(name), None) => Some(name),
+        (None, _) => text(&m["cpu"]),
+    };
+    let date = text(&r["started_utc"]).and_then(|t| t.split_once('T').map(|(d, _)| d.to_string()));
+    let commit = text(&r["commit"]).map(|_| report::commit_short(results));
+    let mb_text = f["mb"].as_f64().map(|x| decimal(x, 1));
+    let records = f["records"].as_u64().map(thousands);
+    let mut machine = vec![
+        cpu.clone().unwrap_or_else(|| "?".to_string()),
+        format!("{} cores", s(&m["cores"])),
+        s(&m["memory"]).to_string(),
+    ];
+    machine.extend(rustc.iter().map(|v| format!("rustc {v}")));
+    machine.extend(date.clone());
+    machine.extend(commit.iter().map(|c| format!("commit {c}")));
+    let mut file = vec![s(&f["path"]).to_string()];
+    file.extend(mb_text.iter().map(|m| format!("{m} MB")));
+    file.extend(records.iter().map(|r| format!("{r} records")));
+    let figures = [
+        ("machine", Some(machine.join(", "))),
+        ("cpu", cpu),
+        ("cores", text(&m["cores"])),
+        ("memory", text(&m["memory"])),
+        ("os", text(&m["os"])),
+        ("os_release", text(&m["os_release"])),
+        ("cpu_features", text(&m["cpu_features"])),
+        ("rustc", rustc),
+        ("toolchain", text(&results["toolchain"])),
+        ("date", date),
+        ("time", report::when(results)),
+        ("commit", commit),
+        ("command", text(&r["command"])),
+        ("kind", text(&r["kind"])),
+        ("file", Some(file.join(", "))),
+        ("file_path", text(&f["path"])),
+        ("file_mb", mb_text),
+        ("records", records),
+        ("line_ending", text(&f["line_ending"])),
+        (
+            "runs",
+            results["runs_per_row"].as_u64().map(|n| n.to_string()),
+        ),
+        (
+            "in_process",
+            r["in_process"].as_u64().map(|n| n.to_string()),
+        ),
+    ];
+    figures
+        .into_iter()
+        .filter_map(|(name, value)| Some((name.to_string(), value?)))
+        .collect()
+}
+
+fn row_figures(row: &Value) -> Vec<(&'static str, String)> {
+    let f = |key: &str| row[key].as_f64();
+    let best = mb(row);
+    let first = f("first_run_mb_per_s");
+    let figures = [
+        ("mbps", best.map(mbps)),
+        ("gbps", best.map(|x| format!("{:.2}", x / 1000.0))),
+        ("mrows", f("mrows_per_s").map(|x| format!("{x:.1}"))),
+        ("seconds", f("best_s").map(|x| format!("{x:.3}"))),
+        ("first_mbps", first.map(mbps)),
+        (
+            "first_below",
+            first
+                .zip(best)
+                .map(|(first, best)| percent(1.0 - first / best)),
+        ),
+        ("allocs", row["allocs_per_pass"].as_u64().map(thousands)),
+        ("x_step1", f("x_step1").map(|x| format!("{x:.1}"))),
+        ("of_limit", f("fraction_of_limit").map(percent)),
+        ("threads", row["threads"].as_u64().map(|t| t.to_string())),
+        (
+            "rounds",
+            Some(round_cells(row).join(", ")).filter(|r| !r.is_empty()),
+        ),
+        ("version", row["version"].as_str().map(str::to_string)),
+        ("failed", row["failed"].as_str().map(str::to_string)),
+    ];
+    figures
+        .into_iter()
+        .filter_map(|(name, value)| Some((name, value?)))
+        .collect()
+}
+
+fn mb(row: &Value) -> Option<f64> {
+    row["mb_per_s"].as_f64().filter(|x| *x > 0.0)
+}
+
+/// MB/s as the table shows it: whole, with thousands separators.
+fn mbps(x: f64) -> String {
+    thousands(x.round() as u64)
+}
+
+/// Each round's best MB/s, in round order (`None` for a failed run).
+fn round_mbps(row: &Value) -> Vec<Option<f64>> {
+    let empty = Vec::new();
+    row["runs"]
+        .as_array()
+        .unwrap_or(&empty)
+        .iter()
+        .map(|run| run["mb_per_s"].as_f64())
+        .collect()
+}
+
+fn round_cells(row: &Value) -> Vec<String> {
+    round_mbps(row)
+        .into_iter()
+        .map(|x| x.map_or("failed".to_string(), mbps))
+        .collect()
+}
+
+fn ratio(a: Option<f64>, b: Option<f64>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) if b > 0.0 => format!("{:.2}", a / b),
+        _ => "–".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The figure `name` of a generated file, as mdBook includes it: the lines between
+    /// the markers, joined by line breaks, marker lines dropped.
+    fn anchored(file: &str, name: &str) -> String {
+        let start = format!("ANCHOR: {name}");
+        let end = format!("ANCHOR_END: {name}");
+        let is = |line: &str, tag: &str| {
+            line.split_once(tag).is_some_and(|(_, rest)| {
+                rest.chars()
+                    .next()
+                    .is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            })
+        };
+        let mut lines = Vec::new();
+        let mut inside = false;
+        for line in file.lines() {
+            if is(line, &start) {
+                inside = true;
+            } else if is(line, &end) {
+                return lines.join("\n");
+            } else if inside && !line.contains("ANCHOR") {
+                lines.push(line);
+            }
+        }
+        panic!("no anchor {name} in\n{file}");
+    }
+
+    fn run(step: &str, number: u64, mb: f64, times: [f64; 2]) -> Value {
+        json!({"step": step, "number": number, "mb_per_s": mb, "best_s": 100.0 / mb,
+               "bytes": 100_000_000, "runs": 2, "times_s": times})
+    }
+
+    fn small_results() -> Value {
+        json!({
+            "machine": {"cpu": "Intel(R) Xeon(R) Processor (family 6, model 207)",
+                        "cpu_name": "Intel(R) Xeon(R) Processor", "cpu_family": "6",
+                        "cpu_model": "207", "cores": "2", "memory": "23.5 GiB",
+                        "os": "Linux 6.1.0"},
+            "toolchain": "rustc 1.95.0 (59807616e 2026-04-14)",
+            "run": {"command": "./bench.sh --rows 20000000 --threads 2", "kind": "bench-20000000",
+                    "started_utc": "2026-12-03T09:28:11Z", "finished_utc": "2026-12-03T09:43:50Z",
+                    "commit": "abc1234def5678", "dirty": false, "in_process": 3},
+            "file": {"path": "data/bench-20000000.csv", "bytes": 1_017_800_000u64, "mb": 1017.8,
+                     "records": 20_000_001u64, "line_ending": "LF"},
+            "runs_per_row": 2,
+            "rows": [
+                {"label": "1 step1", "role": "step", "step": "step1", "number": 1, "idea": "lines",
+                 "mb_per_s": 134.2, "best_s": 7.58, "first_run_mb_per_s": 127.0, "mrows_per_s": 2.64,
+                 "allocs_per_pass": 232_268_225u64, "x_step1": 1.0, "x_step1_of": "MB/s",
+                 "fraction_of_limit": 0.0145, "threads": 1,
+                 "runs": [run("step1", 1, 130.0, [0.8, 0.77]), run("step1", 1, 134.2, [0.78, 0.745])]},
+                {"label": "5 step5", "role": "step", "step": "step5", "number": 5, "idea": "typed",
+                 "mb_per_s": 945.0, "best_s": 1.077, "first_run_mb_per_s": 879.0, "mrows_per_s": 18.6,
+                 "allocs_per_pass": 61, "x_step1": 7.25, "x_step1_of": "query",
+                 "fraction_of_limit": 0.1018, "threads": 1,
+                 "runs": [run("step5", 5, 945.0, [0.12, 0.11]), run("step5", 5, 912.0, [0.12, 0.11])]},
+                {"label": "6 step6", "role": "step", "step": "step6", "number": 6, "idea": "bitmaps",
+                 "mb_per_s": 1860.4, "best_s": 0.547, "first_run_mb_per_s": 1586.0, "mrows_per_s": 36.6,
+                 "allocs_per_pass": 61, "x_step1": 14.9, "x_step1_of": "query",
+                 "fraction_of_limit": 0.2004, "threads": 1,
+                 "runs": [run("step6", 6, 1860.4, [0.06, 0.054]), run("step6", 6, 1849.0, [0.06, 0.055])]},
+                {"label": "polars 2.1.0", "role": "peer", "step": "polars", "number": 0,
+                 "version": "2.1.0", "idea": "p", "query": true, "mb_per_s": 935.0, "best_s": 1.09,
+                 "first_run_mb_per_s": null, "mrows_per_s": 18.4, "allocs_per_pass": null,
+                 "x_step1": null, "fraction_of_limit": 0.1007, "threads": 2,
+                 "runs": [{"mb_per_s": 917.0}, {"mb_per_s": 935.0}]},
+                {"label": "limit, 1 core", "role": "limit", "step": "limit", "number": 0,
+                 "idea": "LF count", "mb_per_s": 9285.0, "best_s": 0.11, "first_run_mb_per_s": null,
+                 "mrows_per_s": 183.1, "allocs_per_pass": 0, "x_step1": 69.5,
+                 "fraction_of_limit": 1.0, "threads": 1,
+                 "runs": [{"mb_per_s": 9285.0}, {"mb_per_s": 8818.0}]},
+                {"label": "limit, 2 threads", "role": "limit", "step": "limit", "number": 0,
+                 "idea": "LF count", "mb_per_s": 12756.0, "best_s": 0.08, "mrows_per_s": 251.5,
+                 "allocs_per_pass": 8, "fraction_of_limit": 1.374, "threads": 2,
+                 "runs": [{"mb_per_s": 12756.0}, {"mb_per_s": 12001.0}]},
+            ],
+        })
+    }
+
+    #[test]
+    fn figures_md_has_one_anchor_per_figure_from_a_small_results_json() {
+        let results = small_results();
+        let figures = figures(&results);
+        let get = |name: &str| anchored(&figures, name);
+        assert_eq!(get("step6_mbps"), "1,860");
+        assert_eq!(get("step6_gbps"), "1.86");
+        assert_eq!(get("step6_x_step1"), "14.9");
+        assert_eq!(get("step5_x_step1"), "7.2"); // as the table rounds it
+        assert_eq!(get("step6_vs_step5"), "1.97");
+        assert_eq!(get("step6_vs_step5_rounds"), "1.97, 2.03");
+        assert_eq!(get("step6_vs_step1"), "13.86");
+        assert_eq!(get("step6_vs_polars"), "1.99");
+        assert_eq!(get("step6_of_limit"), "20%");
+        assert_eq!(get("step6_first_mbps"), "1,586");
+        assert_eq!(get("step6_first_below"), "15%");
+        assert_eq!(get("step6_rounds"), "1,860, 1,849");
+        assert_eq!(get("step1_allocs"), "232,268,225");
+        assert_eq!(get("polars_mbps"), "935");
+        assert_eq!(get("polars_threads"), "2");
+        assert_eq!(get("polars_version"), "2.1.0");
+        assert_eq!(get("limit_mbps"), "9,285");
+        assert_eq!(get("limit_threads_mbps"), "12,756");
+        assert_eq!(get("limit_threads_threads"), "2");
+        assert_eq!(
+            get("machine"),
+            "Intel(R) Xeon(R) Processor (family 6 model 207), 2 cores, 23.5 GiB, rustc 1.95.0, \
+             2026-12-03, commit abc1234"
+        );
+        assert_eq!(
+            get("file"),
+            "data/bench-20000000.csv, 1,017.8 MB, 20,000,001 records"
+        );
+        assert_eq!(get("time"), "2026-12-03, 09:28–09:43 UTC");
+        assert_eq!(get("command"), "./bench.sh --rows 20000000 --threads 2");
+        assert_eq!(get("rustc"), "1.95.0");
+        // A peer has no allocation count: no figure rather than a dash.
+        assert!(!figures.contains("ANCHOR: polars_allocs\n"));
+        // Every marker on a line of its own, every name once.
+        let mut names = Vec::new();
+        for line in figures.lines().filter(|l| l.contains("ANCHOR")) {
+            let (tag, name) = line.split_once(": ").unwrap();
+            assert!(tag == "ANCHOR" || tag == "ANCHOR_END", "{line}");
+            if tag == "ANCHOR" {
+                names.push(name);
+            }
+        }
+        let count = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), count, "a figure name twice");
+    }
+
+    #[test]
+    fn the_table_s_preamble_names_the_run() {
+        let mut results = small_results();
+        results["machine"]["os_release"] = "Debian GNU/Linux 12 (bookworm)".into();
+        results["machine"]["cpu_features"] = "sse2 avx2".into();
+        let preamble = report::preamble(&results);
+        assert!(
+            preamble.starts_with(
+                "- Machine: Intel(R) Xeon(R) Processor (family 6, model 207), 2 cores, 23.5 GiB \
+                 memory (Linux 6.1.0, Debian GNU/Linux 12 (bookworm)); SIMD: sse2 avx2\n"
+            ),
+            "{preamble}"
+        );
+        assert!(
+            preamble.contains("- File: `data/bench-20000000.csv`: 20,000,001 records, 1,017.8 MB"),
+            "{preamble}"
+        );
+        assert!(
+            preamble.ends_with(
+                "; 3 timed runs in each step's process\n- Run: 2026-12-03, 09:28–09:43 UTC, \
+                 commit abc1234, `./bench.sh --rows 20000000 --threads 2`\n"
+            ),
+            "{preamble}"
+        );
+    }
+
+    #[test]
+    fn a_dirty_tree_is_named_in_the_machine_line() {
+        let mut results = small_results();
+        results["run"]["dirty"] = true.into();
+        assert!(
+            anchored(&figures(&results), "machine")
+                .ends_with("commit abc1234 with uncommitted changes")
+        );
+    }
+
+    #[test]
+    fn rows_md_builds_a_table_of_chosen_rows() {
+        let rows = rows(&small_results());
+        let table = [
+            anchored(&rows, "header"),
+            anchored(&rows, "step5"),
+            anchored(&rows, "step6"),
+        ]
+        .join("\n");
+        assert_eq!(
+            table,
+            "| step | idea added | MB/s | first run MB/s | Mrows/s | heap allocs/pass | x step 1 | % of limit |\n\
+             |---|---|---:|---:|---:|---:|---:|---:|\n\
+             | 5 step5 | typed | 945 | 879 | 18.6 | 61 | 7.2* | 10% |\n\
+             | 6 step6 | bitmaps | 1,860 | 1,586 | 36.6 | 61 | 14.9* | 20% |"
+        );
+        let rounds = anchored(&rows, "rounds");
+        assert!(
+            rounds.starts_with(
+                "| row | round 1 | round 2 | best | first run |\n|---|---:|---:|---:|---:|\n"
+            ),
+            "{rounds}"
+        );
+        assert!(
+            rounds.contains("| 6 step6 | 1,860 | 1,849 | 1,860 | 1,586 |"),
+            "{rounds}"
+        );
+        assert!(
+            rounds.contains("| polars 2.1.0 | 917 | 935 | 935 | – |"),
+            "{rounds}"
+        );
+    }
+
+    #[test]
+    fn decimals_carry_thousands_separators() {
+        assert_eq!(decimal(1017.84, 1), "1,017.8");
+        assert_eq!(decimal(49.3, 1), "49.3");
+        assert_eq!(decimal(12.0, 0), "12");
+    }
+}
