@@ -36,6 +36,11 @@ Options:
                  answer) when missing [default ROWS: 10000000, about 146 MB]; the query
                  steps only (5 and later, each with --format 1brc), no baseline (the
                  csv crate's query is not the challenge's); results under target/bench/1brc/
+  --keys N       the bench layout with N distinct keys in `category` (gen --keys N), every
+                 key in turn: data/bench-keys-N.csv, or data/bench-keys-N-ROWS.csv with
+                 --rows ROWS [default: 1,000,000 rows], generated with its reference
+                 when missing; step 1 and the query steps (5 and later), the baseline's
+                 query and, with --peers, the peers; recorded as keys-N (keys-N-ROWS)
   --runs N       runs of each row; the best is reported [default: 3]
   --in-process N timed runs inside each step's process [default: 3; --quick: 1]: the
                  table shows the best of all runs (MB/s) and each process's first run
@@ -94,13 +99,14 @@ for arg in "$@"; do
   esac
 done
 
-rows="" file="" runs="" steps_list="" quick=0 threads="" peers=0 brc="" in_process=""
+rows="" file="" runs="" steps_list="" quick=0 threads="" peers=0 brc="" in_process="" keys=""
 record=0 allow_dirty=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --record) record=1; shift ;;
     --allow-dirty) allow_dirty=1; shift ;;
     --rows) rows=${2:?--rows needs N}; shift 2 ;;
+    --keys) keys=${2:?--keys needs N}; shift 2 ;;
     --file) file=${2:?--file needs PATH}; shift 2 ;;
     --runs) runs=${2:?--runs needs N}; shift 2 ;;
     --steps) steps_list=${2:?--steps needs a LIST such as 1,3,4}; shift 2 ;;
@@ -122,6 +128,8 @@ positive() { [[ $1 =~ ^[0-9]+$ && $1 -gt 0 ]] || die "$2 must be a positive inte
 [[ -z $threads || $threads == all ]] || positive "$threads" --threads
 [[ -z $in_process ]] || positive "$in_process" --in-process
 [[ -z $brc ]] || positive "$brc" --1brc
+[[ -z $keys ]] || positive "$keys" --keys
+[[ -z $keys ]] || (( ! quick && ${#file} == 0 && ${#brc} == 0 )) || die "--keys goes with --rows only: it makes its own file"
 (( (quick > 0) + (${#rows} > 0) + (${#file} > 0) + (${#brc} > 0) <= 1 )) || die "--rows, --file, --quick and --1brc exclude each other"
 [[ -z $brc ]] || (( ! peers )) || die "--1brc and --peers exclude each other: the peers run the bench file's query"
 [[ -z $file || -f $file ]] || die "no such file: $file"
@@ -156,9 +164,8 @@ record_kind() {
     name=${name%.*}
     kind=file-$(tr -c 'A-Za-z0-9_\n-' '-' <<<"$name")
   fi
-  # The hook for a run over a file with N distinct keys (`--keys N`, another issue):
-  # set `keys` when parsing the options and the recording is keys-N.
-  [[ -z ${keys:-} ]] || kind=keys-$keys
+  # A run over a file with N distinct keys: keys-N, keys-N-ROWS with --rows.
+  [[ -z $keys ]] || kind=keys-$keys${rows:+-$rows}
   [[ -z $steps_list ]] || kind=$kind-steps-${steps_list//,/-}
   echo "$kind"
 }
@@ -248,10 +255,11 @@ else
     steps+=("$found")
   done
 fi
-if [[ -n $brc ]]; then # the query steps only: the ones that speak --format 1brc
+if [[ -n $brc || -n $keys ]]; then # the query steps (and, for --keys, step 1's)
   query_steps=()
   for s in "${steps[@]}"; do
     (( ${s%% *} >= 5 )) && query_steps+=("$s")
+    [[ -z $keys ]] || (( ${s%% *} != 1 )) || query_steps+=("$s")
   done
   [[ ${#query_steps[@]} -gt 0 ]] || die "--1brc runs the query steps (5 and later); --steps named none"
   steps=("${query_steps[@]}")
@@ -275,6 +283,11 @@ elif [[ -n $brc ]]; then
   mkdir -p "$out_dir"
   file=data/1brc-$brc.txt
   [[ -f $file ]] || "$bin/gen" --format 1brc --rows "$brc" --stations 413 --out "$file"
+elif [[ -n $keys ]]; then
+  out_dir=$root/target/bench/keys
+  mkdir -p "$out_dir"
+  file=data/bench-keys-$keys${rows:+-$rows}.csv
+  [[ -f $file ]] || "$bin/gen" --keys "$keys" --rows "${rows:-1000000}" --out "$file"
 elif [[ -n $rows ]]; then
   file=data/bench-$rows.csv
   [[ -f $file ]] || "$bin/gen" --rows "$rows" --out "$file"
@@ -325,7 +338,11 @@ done
 # (here about 4 GB/s, rising to 11-12 GB/s by the eighth; a step's timed pass comes
 # after its gate has run for a while), so a limit run is its best of 20 passes.
 limit_passes=20
-[[ -n $brc ]] || rows_to_run+=("baseline baseline --json" "baseline baseline-query --row-json --query")
+if [[ -n $keys ]]; then
+  rows_to_run+=("baseline baseline-query --row-json --query")
+elif [[ -z $brc ]]; then
+  rows_to_run+=("baseline baseline --json" "baseline baseline-query --row-json --query")
+fi
 (( ! peers )) || rows_to_run+=("baseline baseline-simd --row-json --query --simd-csv")
 rows_to_run+=("limit limit --json")
 [[ -z $threads ]] || rows_to_run+=("limit limit-$threads --json --threads $threads")

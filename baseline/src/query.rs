@@ -364,36 +364,20 @@ mod tests {
         let reference = serde_json::json!({"groups": {
             "a": {"count": 2, "sum": 0.30000000000000004, "sum_bits": "0x3fd3333333333334"},
         }});
-        let mut groups = Groups::new();
-        groups.insert(
-            b"a".to_vec(),
-            Group {
-                count: 2,
-                sum: Some(0.1 + 0.2),
-                ..Group::default()
-            },
-        );
-        assert_eq!(compare_with_reference(&reference, &groups), Ok(()));
-        groups.insert(
-            b"a".to_vec(),
-            Group {
-                count: 2,
-                sum: Some(0.3),
-                ..Group::default()
-            },
-        );
-        let e = compare_with_reference(&reference, &groups).unwrap_err();
+        let group = |count, sum| Group {
+            count,
+            sum,
+            ..Group::default()
+        };
+        let answer = |groups: &[(&[u8], Group)]| groups.iter().copied().collect::<Groups>();
+        let right = answer(&[(b"a", group(2, Some(0.1 + 0.2)))]);
+        assert_eq!(compare_with_reference(&reference, &right), Ok(()));
+        let wrong = answer(&[(b"a", group(2, Some(0.3)))]);
+        let e = compare_with_reference(&reference, &wrong).unwrap_err();
         assert!(e.contains("group \"a\""), "{e}");
-        groups.insert(
-            b"b".to_vec(),
-            Group {
-                count: 1,
-                sum: None,
-                ..Group::default()
-            },
-        );
+        let more = answer(&[(b"a", group(2, Some(0.3))), (b"b", group(1, None))]);
         assert!(
-            compare_with_reference(&reference, &groups)
+            compare_with_reference(&reference, &more)
                 .unwrap_err()
                 .contains("2 groups")
         );

@@ -77,7 +77,7 @@ fn an_error_says_where_and_exits_non_zero() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
-        r#"{"column":"value","error":"invalid_number","record":2,"text":"x1"}"#
+        r#"{"byte":19,"column":"value","error":"invalid_number","line":3,"record":2,"text":"x1"}"#
     );
     let out = baseline(&["/no/such/file.csv".as_ref()]);
     assert_eq!(out.status.code(), Some(2));

@@ -202,14 +202,14 @@ pub fn full_tests() -> bool {
     std::env::var(FULL_TESTS).is_ok_and(|v| v != "0")
 }
 
-/// `--group-by key --sum value` over files of 1, 40, 10,000 and 1,000,000 distinct
-/// keys (100,000 unless [`full_tests`]) ([`key_of`]), key `i` seen `i % 3 + 1` times,
+/// `--group-by key --sum value` over files of 1, 2, 40, 1,000, 10,000 and 1,000,000
+/// distinct keys (100,000 unless [`full_tests`]) ([`key_of`]), key `i` seen `i % 3 + 1` times,
 /// far apart: every group's count and sum equal a model kept in a `HashMap`. The
 /// values are integers, so that a row-order `f64` sum and an exact one are the same
 /// number.
 pub fn keys_of_every_count_and_shape_group_apart<S: QueryStep>(dir: &Path) {
     let most = if full_tests() { 1_000_000 } else { 100_000 };
-    for n in [1, 40, 10_000, most] {
+    for n in [1, 2, 40, 1_000, 10_000, most] {
         let path = dir.join(format!("{}-keys-{n}-{}.csv", S::NAME, std::process::id()));
         let mut csv = b"key,value\n".to_vec();
         let mut model: HashMap<String, (u64, i64)> = HashMap::with_capacity(n);

@@ -2,8 +2,6 @@
 //! One Billion Row Challenge's line), the same for every query step so that any two
 //! can be compared from outside (`--json`).
 
-use std::collections::BTreeMap;
-
 use serde_json::{Map, Value, json};
 
 use crate::query::Aggs;
@@ -52,8 +50,7 @@ impl Group {
     }
 }
 
-/// The answer: groups by key bytes, in key order.
-pub type Groups = BTreeMap<Vec<u8>, Group>;
+pub use crate::query::groups::{Groups, GroupsBuilder};
 
 /// A key (or any field) as text, without losing a byte: valid UTF-8 as it is but for
 /// the backslash, written `\\`; each byte of an invalid sequence as `\xNN`. So the
@@ -188,23 +185,25 @@ mod tests {
 
     #[test]
     fn json_and_table_of_groups() {
-        let mut groups = Groups::new();
-        groups.insert(
-            b"b".to_vec(),
-            Group {
-                count: 2,
-                sum: Some(0.1 + 0.2),
-                ..Group::default()
-            },
-        );
-        groups.insert(
-            b"a\xff".to_vec(),
-            Group {
-                count: 1,
-                sum: None,
-                ..Group::default()
-            },
-        );
+        let items = vec![
+            (
+                b"b".to_vec(),
+                Group {
+                    count: 2,
+                    sum: Some(0.1 + 0.2),
+                    ..Group::default()
+                },
+            ),
+            (
+                b"a\xff".to_vec(),
+                Group {
+                    count: 1,
+                    sum: None,
+                    ..Group::default()
+                },
+            ),
+        ];
+        let groups: Groups = items.into_iter().collect();
         let json = groups_to_json(&groups).to_string();
         assert_eq!(
             json,
@@ -219,31 +218,33 @@ mod tests {
 
     #[test]
     fn no_two_keys_print_alike_and_an_overflowed_sum_is_not_null() {
-        let mut groups = Groups::new();
-        groups.insert(
-            b"\xff".to_vec(),
-            Group {
-                count: 1,
-                sum: Some(f64::INFINITY),
-                ..Group::default()
-            },
-        );
-        groups.insert(
-            b"\\xff".to_vec(),
-            Group {
-                count: 2,
-                sum: Some(f64::NEG_INFINITY),
-                ..Group::default()
-            },
-        );
-        groups.insert(
-            b"a\\b".to_vec(),
-            Group {
-                count: 3,
-                sum: None,
-                ..Group::default()
-            },
-        );
+        let items = vec![
+            (
+                b"\xff".to_vec(),
+                Group {
+                    count: 1,
+                    sum: Some(f64::INFINITY),
+                    ..Group::default()
+                },
+            ),
+            (
+                b"\\xff".to_vec(),
+                Group {
+                    count: 2,
+                    sum: Some(f64::NEG_INFINITY),
+                    ..Group::default()
+                },
+            ),
+            (
+                b"a\\b".to_vec(),
+                Group {
+                    count: 3,
+                    sum: None,
+                    ..Group::default()
+                },
+            ),
+        ];
+        let groups: Groups = items.into_iter().collect();
         let json = groups_to_json(&groups);
         assert_eq!(json.as_object().unwrap().len(), 3, "{json}");
         assert_eq!(json[r"\xff"]["sum"], "inf");

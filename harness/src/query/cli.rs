@@ -245,12 +245,25 @@ fn run<S: QueryStep>(
             " (a dev build: not representative either)"
         };
         println!(
-            "\nthe same query on step 1's parser: best {best:.3} s; step {} is {:.1}x faster{dev}",
-            S::NUMBER,
-            best / m.best().as_secs_f64()
+            "\nthe same query on step 1's parser: best {best:.3} s; {}{dev}",
+            versus_step1(S::NUMBER, best / m.best().as_secs_f64())
         );
     }
     Ok(())
+}
+
+/// Step `number`'s speed against step 1's parser, `speedup` times as fast, in words
+/// that are true on either side of 1: "faster" above it, "slower" below (with how
+/// many times as long it took: `0.5x faster` says nothing).
+pub fn versus_step1(number: u32, speedup: f64) -> String {
+    if speedup >= 1.0 {
+        format!("step {number} is {speedup:.1}x faster")
+    } else {
+        format!(
+            "step {number} is slower: {:.1}x as long as step 1 ({speedup:.2}x its speed)",
+            1.0 / speedup
+        )
+    }
 }
 
 /// Prints the query as SQL and its answer as a table: what every query binary shows.
@@ -311,4 +324,19 @@ fn report<S: QueryStep>(e: &QueryError, json: bool) -> ExitCode {
         eprintln!("{}: {e}", S::NAME);
     }
     ExitCode::FAILURE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::versus_step1;
+
+    #[test]
+    fn slower_is_said_in_words() {
+        assert_eq!(versus_step1(5, 7.25), "step 5 is 7.2x faster");
+        assert_eq!(versus_step1(8, 1.0), "step 8 is 1.0x faster");
+        assert_eq!(
+            versus_step1(8, 0.6),
+            "step 8 is slower: 1.7x as long as step 1 (0.60x its speed)"
+        );
+    }
 }

@@ -317,7 +317,7 @@ mod tests {
         };
         assert_eq!(
             e.to_json().to_string(),
-            r#"{"column":"value","error":"invalid_number","record":3,"text":"1e400"}"#
+            r#"{"byte":57,"column":"value","error":"invalid_number","line":4,"record":3,"text":"1e400"}"#
         );
         assert!(e.to_string().contains("line 4 (record 3, byte 57)"));
         let e = QueryError::FieldCount {
@@ -329,7 +329,7 @@ mod tests {
         };
         assert_eq!(
             e.to_json().to_string(),
-            r#"{"error":"field_count","expected":7,"found":6,"record":2}"#
+            r#"{"byte":20,"error":"field_count","expected":7,"found":6,"line":2,"record":2}"#
         );
         assert_eq!(line_at(b"a\nb\nc", 4), 3);
         assert_eq!(field_byte(b"a,\"b\"", 3), 2, "a quoted field: its quote");

@@ -10,12 +10,13 @@ pub mod answer;
 pub mod args;
 pub mod cli;
 pub mod error;
+pub mod groups;
 
 use crate::spec::dialect::Dialect;
 
 pub use crate::query::answer::{
-    Group, Groups, groups_to_1brc, groups_to_json, groups_to_json_with, groups_to_table,
-    groups_to_table_with, key_text,
+    Group, Groups, GroupsBuilder, groups_to_1brc, groups_to_json, groups_to_json_with,
+    groups_to_table, groups_to_table_with, key_text,
 };
 pub use crate::query::error::{Place, QueryError, field_byte, line_at};
 

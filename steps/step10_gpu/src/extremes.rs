@@ -5,14 +5,24 @@
 use crate::exact::{Number, fixed_to_f64};
 
 // ANCHOR: extremes
-/// `a / q` rounded to the nearest `f64`, ties to even, for `0 < q < 2^126`: long
-/// division until the quotient has at least 64 significant bits, then the 53 kept,
-/// the next bit and a sticky remainder decide the rounding, as IEEE division does.
+/// `a / q` rounded to the nearest `f64`, ties to even, for `0 < q < 2^126`: a
+/// quotient of at least 64 significant bits, then the 53 kept, the next bit and a
+/// sticky remainder decide the rounding, as IEEE division does. For `q < 2^64` (a
+/// sum's scale, `10^18`, and a mean's for fewer than about 18 million values) one
+/// division gives those bits: `a` shifted left first, so that the quotient of the
+/// shifted `a` has 64 bits or more; a larger `q` takes long division, a bit a step.
 pub fn ratio_to_f64(a: u128, q: u128) -> f64 {
     if a == 0 {
         return 0.0;
     }
-    let (mut m, mut r, mut e) = (a / q, a % q, 0i32);
+    let bits = |x: u128| 128 - x.leading_zeros() as i32;
+    let shift = if q >> 64 == 0 {
+        (64 + bits(q) - bits(a)).clamp(0, a.leading_zeros() as i32)
+    } else {
+        0
+    };
+    let a = a << shift; // at most 64 + bits(q) <= 128 bits: no overflow
+    let (mut m, mut r, mut e) = (a / q, a % q, -shift);
     while m < 1 << 63 {
         r <<= 1; // r < q < 2^126: no overflow
         m = m << 1 | u128::from(r >= q);

@@ -34,10 +34,11 @@ impl GroupBy for Hashbrown {
     }
 
     fn to_groups(&self) -> Groups {
-        self.0
-            .iter()
-            .map(|(key, acc)| (key.clone(), acc.group()))
-            .collect()
+        let mut groups = Groups::builder(self.0.len(), 0);
+        for (key, acc) in &self.0 {
+            groups.push(key, acc.group());
+        }
+        groups.finish()
     }
 }
 
@@ -249,11 +250,14 @@ impl GroupTable {
         (0..self.len()).map(|g| (self.key(g), &self.accs[g]))
     }
 
-    /// The answer, in key order.
+    /// The answer, in key order: the groups in the order they were first seen,
+    /// sorted once by the builder, with no allocation per group.
     pub fn to_groups(&self) -> Groups {
-        self.iter()
-            .map(|(key, acc)| (key.to_vec(), acc.group()))
-            .collect()
+        let mut groups = Groups::builder(self.len(), self.keys.len());
+        for (key, acc) in self.iter() {
+            groups.push(key, acc.group());
+        }
+        groups.finish()
     }
 }
 
@@ -365,5 +369,53 @@ mod tests {
             }
         }
         assert!(table.iter().all(|(_, acc)| acc.count == 2));
+    }
+
+    /// Keys chosen for their hashes: pairs whose low 32 bits (the tag) are equal,
+    /// and runs whose top 16 bits (the first slot, in any table of up to 2^16
+    /// slots) are equal. Each still gets a group of its own, found again.
+    #[test]
+    fn keys_that_collide_in_the_hash_s_low_or_high_bits_stay_apart() {
+        let keys: Vec<Vec<u8>> = (0..300_000u32)
+            .map(|i| format!("c{i}").into_bytes())
+            .collect();
+        let mut by_tag = std::collections::HashMap::<u32, Vec<usize>>::new();
+        let mut by_top = std::collections::HashMap::<u64, Vec<usize>>::new();
+        for (i, key) in keys.iter().enumerate() {
+            let h = hash(key);
+            by_tag.entry(h as u32).or_default().push(i);
+            by_top.entry(h >> 48).or_default().push(i);
+        }
+        let tags: Vec<usize> = by_tag
+            .into_values()
+            .filter(|v| v.len() > 1)
+            .flatten()
+            .collect();
+        let mut tops: Vec<Vec<usize>> = by_top.into_values().filter(|v| v.len() > 8).collect();
+        tops.sort();
+        let tops: Vec<usize> = tops.into_iter().take(50).flatten().collect();
+        assert!(
+            tags.len() >= 2 && tops.len() >= 400,
+            "{} {}",
+            tags.len(),
+            tops.len()
+        );
+        let mut chosen = tags;
+        for i in tops {
+            if !chosen.contains(&i) {
+                chosen.push(i);
+            }
+        }
+        let mut table = GroupTable::default();
+        for (round, &i) in chosen.iter().enumerate() {
+            for _ in 0..=round % 3 {
+                table.entry(&keys[i]).add(Some(i as f64));
+            }
+        }
+        assert_eq!(table.len(), chosen.len());
+        for (round, &i) in chosen.iter().enumerate() {
+            let acc = table.entry(&keys[i]);
+            assert_eq!(acc.count, (round % 3 + 1) as u64, "{:?}", keys[i]);
+        }
     }
 }

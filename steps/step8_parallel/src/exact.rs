@@ -166,29 +166,11 @@ impl ExactSum {
 }
 // ANCHOR_END: mean
 
-/// `fixed / 10^18`, correctly rounded: written out in decimal (on the stack) and
-/// parsed by the standard library, whose parse is correctly rounded.
+/// `fixed / 10^18`, correctly rounded ([`crate::extremes::ratio_to_f64`]: one
+/// division, since `10^18 < 2^64`).
 pub(crate) fn fixed_to_f64(fixed: i128) -> f64 {
-    let mut text = [0u8; 48]; // a sign, 39 digits, a point
-    let mut i = text.len();
-    let mut rest = fixed.unsigned_abs();
-    let mut written = 0;
-    while rest > 0 || written <= SCALE {
-        if written == SCALE {
-            i -= 1;
-            text[i] = b'.';
-        }
-        i -= 1;
-        text[i] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        written += 1;
-    }
-    if fixed < 0 {
-        i -= 1;
-        text[i] = b'-';
-    }
-    let text = std::str::from_utf8(&text[i..]).expect("ASCII digits");
-    text.parse().expect("a decimal parses")
+    let m = crate::extremes::ratio_to_f64(fixed.unsigned_abs(), 10u128.pow(SCALE));
+    if fixed < 0 { -m } else { m }
 }
 
 /// Adds `x` to the partials exactly (Shewchuk 1997, as Python's `math.fsum`): each
@@ -264,6 +246,36 @@ mod tests {
             fixed_to_f64(i128::MIN),
             -170141183460469231731.687303715884105728
         );
+    }
+
+    /// The division against the decimal text of the same value parsed by the
+    /// standard library (correctly rounded), at every magnitude a sum can have.
+    #[test]
+    fn fixed_to_f64_rounds_as_the_decimal_text_parses() {
+        let text = |x: i128| {
+            let (sign, abs) = (if x < 0 { "-" } else { "" }, x.unsigned_abs());
+            let scale = 10u128.pow(SCALE);
+            format!("{sign}{}.{:018}", abs / scale, abs % scale)
+        };
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for bits in 1..=127 {
+            for _ in 0..200 {
+                let wide = (u128::from(next()) << 64 | u128::from(next())) >> (128 - bits);
+                for x in [wide as i128, -(wide as i128)] {
+                    assert_eq!(fixed_to_f64(x), text(x).parse::<f64>().unwrap(), "{x}");
+                }
+            }
+        }
+        // Halfway cases: ties to even, and a remainder past the half rounds up.
+        for x in [(1i128 << 54) + 1, (1 << 54) + 3, (1 << 60) * 1_000 + 1] {
+            assert_eq!(fixed_to_f64(x), text(x).parse::<f64>().unwrap(), "{x}");
+        }
     }
 
     #[test]

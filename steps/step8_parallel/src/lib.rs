@@ -52,6 +52,7 @@ pub mod exact;
 pub mod extremes;
 pub mod index;
 pub mod lanes16;
+pub mod merge;
 pub mod project;
 pub mod query;
 pub mod step1_query;

@@ -387,12 +387,12 @@ pub fn run_plan(
         }
         before += records;
     }
-    // The first record's own table: empty, unless `--no-header` made it data.
-    let mut table = header.table;
-    for (_, aggregator) in parts.1 {
-        table.merge(aggregator.table);
-    }
-    Ok(table.to_groups())
+    // The first record's own table (empty, unless `--no-header` made it data) and
+    // each worker's, merged on every core (`merge`).
+    let tables = std::iter::once(header.table)
+        .chain(parts.1.into_iter().map(|(_, aggregator)| aggregator.table))
+        .collect();
+    Ok(crate::merge::merge(tables, threads))
 }
 
 /// Adds the first record of `input` to `aggregator` (blank lines before it skipped)

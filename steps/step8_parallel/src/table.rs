@@ -57,10 +57,11 @@ impl GroupBy for Hashbrown {
     }
 
     fn to_groups(&self) -> Groups {
-        self.0
-            .iter()
-            .map(|(key, acc)| (key.clone(), acc.group()))
-            .collect()
+        let mut groups = Groups::builder(self.0.len(), 0);
+        for (key, acc) in &self.0 {
+            groups.push(key, acc.group());
+        }
+        groups.finish()
     }
 }
 
@@ -409,19 +410,43 @@ impl GroupTable {
         group
     }
 
-    /// Doubles the slots and puts every group at its new place.
+    /// Doubles the slots and puts every group at its new place. The groups are
+    /// read in their own order, so that the heads and keys stream from memory and
+    /// only the writes to the new slots land at random: with a million groups the
+    /// old slots' order would read every head at random as well.
     fn grow(&mut self) {
-        let doubled = vec![(0u32, 0u32); 2 * self.slots.len()];
-        let old = std::mem::replace(&mut self.slots, doubled);
+        self.slots = vec![(0u32, 0u32); 2 * self.slots.len()];
         let mask = self.slots.len() - 1;
-        for &(tag, number) in old.iter().filter(|(_, number)| *number != 0) {
-            let head = &self.heads[number as usize - 1];
-            let mut i = self.slot_of(head.key.hash(self.key(head)));
+        for (group, head) in self.heads.iter().enumerate() {
+            let hash = head.key.hash(&self.keys[head.start..][..head.key.len]);
+            let mut i = (hash >> (64 - self.slots.len().trailing_zeros())) as usize;
             while self.slots[i].1 != 0 {
                 i = (i + 1) & mask;
             }
-            self.slots[i] = (tag, number);
+            self.slots[i] = (hash as u32, group as u32 + 1);
         }
+    }
+
+    /// For each of the `2^bits` partitions (`bits` at most 16), the numbers of the
+    /// groups whose keys fall in it: a key falls in the same partition in every
+    /// thread's table, so that each partition can be merged alone ([`crate::merge`]).
+    /// The partition is the hash's bits from bit 32 up: not its top bits, which pick
+    /// the slot (a partition's keys would all want the same slots of its table), nor
+    /// its low 32, the tag.
+    pub(crate) fn partitions(&self, bits: u32) -> Vec<Vec<u32>> {
+        let mut parts = vec![Vec::new(); 1 << bits];
+        let mask = (1u64 << bits) - 1;
+        for (group, head) in self.heads.iter().enumerate() {
+            let hash = head.key.hash(&self.keys[head.start..][..head.key.len]);
+            parts[((hash >> 32) & mask) as usize].push(group as u32);
+        }
+        parts
+    }
+
+    /// The key and accumulator of group number `group`.
+    pub(crate) fn group(&self, group: u32) -> (&[u8], &Acc) {
+        let head = &self.heads[group as usize];
+        (self.key(head), &self.accs[group as usize])
     }
 
     /// Every group with its key bytes, in the order they were first seen.
@@ -432,11 +457,14 @@ impl GroupTable {
             .map(|(head, acc)| (self.key(head), acc))
     }
 
-    /// The answer, in key order.
+    /// The answer, in key order: the groups in the order they were first seen,
+    /// sorted once by the builder, with no allocation per group.
     pub fn to_groups(&self) -> Groups {
-        self.iter()
-            .map(|(key, acc)| (key.to_vec(), acc.group()))
-            .collect()
+        let mut groups = Groups::builder(self.len(), self.keys.len());
+        for (key, acc) in self.iter() {
+            groups.push(key, acc.group());
+        }
+        groups.finish()
     }
 }
 
@@ -595,6 +623,56 @@ mod tests {
         assert_eq!(a.entry(&keys[0][..7]).count, keys.len() as u64);
         for (i, key) in keys.iter().enumerate().skip(1) {
             assert_eq!(a.entry(key).count, 1, "{i}");
+        }
+    }
+
+    /// Keys chosen for their hashes: pairs whose low 32 bits (the tag) are equal,
+    /// and runs whose top 16 bits (the first slot, in any table of up to 2^16
+    /// slots) are equal. Each still gets a group of its own, found again.
+    #[test]
+    fn keys_that_collide_in_the_hash_s_low_or_high_bits_stay_apart() {
+        let keys: Vec<Vec<u8>> = (0..300_000u32)
+            .map(|i| format!("c{i}").into_bytes())
+            .collect();
+        let mut by_tag = std::collections::HashMap::<u32, Vec<usize>>::new();
+        let mut by_top = std::collections::HashMap::<u64, Vec<usize>>::new();
+        for (i, key) in keys.iter().enumerate() {
+            let h = KeyWords::of(key).hash(key);
+            by_tag.entry(h as u32).or_default().push(i);
+            by_top.entry(h >> 48).or_default().push(i);
+        }
+        let tags: Vec<usize> = by_tag
+            .into_values()
+            .filter(|v| v.len() > 1)
+            .flatten()
+            .collect();
+        let mut tops: Vec<Vec<usize>> = by_top.into_values().filter(|v| v.len() > 8).collect();
+        tops.sort();
+        let tops: Vec<usize> = tops.into_iter().take(50).flatten().collect();
+        assert!(
+            tags.len() >= 2 && tops.len() >= 400,
+            "{} {}",
+            tags.len(),
+            tops.len()
+        );
+        let mut chosen = tags;
+        for i in tops {
+            if !chosen.contains(&i) {
+                chosen.push(i);
+            }
+        }
+        let mut table = GroupTable::default();
+        for (round, &i) in chosen.iter().enumerate() {
+            for _ in 0..=round % 3 {
+                table
+                    .entry(&keys[i])
+                    .add(Some(crate::exact::Number::Fixed(i as i128)));
+            }
+        }
+        assert_eq!(table.len(), chosen.len());
+        for (round, &i) in chosen.iter().enumerate() {
+            let acc = table.entry(&keys[i]);
+            assert_eq!(acc.count, (round % 3 + 1) as u64, "{:?}", keys[i]);
         }
     }
 }

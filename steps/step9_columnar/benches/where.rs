@@ -13,11 +13,11 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use harness::query::Groups;
-use step9::load::{LoadOptions, load};
+use step9::hash_index::select::{Access, Where, select};
 use step9::query::{Query, Split};
-use step9::scan::Table;
-use step9::select::{Access, Where, select};
-use step9::table_query::run_selected;
+use step9::splayed::load::{LoadOptions, load};
+use step9::splayed::query::run_selected;
+use step9::splayed::scan::Table;
 
 fn rows() -> u64 {
     std::env::var("STEP9_WHERE_ROWS")

@@ -52,8 +52,8 @@ pub struct Transition {
 
 // ANCHOR: exercise_transition
 /// The transition function of the chunk `from..to` of `input`, whose fields
-/// `delimiter` separates; `origin` is the input's first record start (after a BOM). Bytes past `to` are only looked at to
-/// tell a CR LF from a CR.
+/// `delimiter` separates; `origin` is the input's first record start (after a BOM).
+/// Bytes past `to` are only looked at to tell a CR LF from a CR.
 pub fn transition(
     input: &[u8],
     origin: usize,
@@ -105,9 +105,8 @@ pub fn transition(
 // ANCHOR: run
 /// The state machine over `from..to` started in each of `entries` at once, but only
 /// stopping at quotes: the state at `to` and the first record start of each. The
-/// machines read the same quotes, so one pass of `memchr` finds them for all, where
-/// a pass per machine read every chunk twice (step 8's query 1.05x on the 1 GB file,
-/// two threads, 10 interleaved rounds).
+/// machines read the same quotes, so one pass of `memchr` finds them for all, instead
+/// of one pass per machine over the same bytes.
 fn run<const N: usize>(
     input: &[u8],
     origin: usize,
@@ -326,11 +325,12 @@ pub fn plan(input: &[u8], size: usize, threads: usize, delimiter: u8) -> Plan {
 /// `state` (made by `init`); returns the results in the order of `k`, and each
 /// worker's state.
 ///
-/// The workers are tasks on rayon's pool, not threads of their own: starting two
-/// threads costs about 23 µs, which a 50 ms pass never notices but the gate, with
-/// 240,000 calls on small inputs, spent 5.6 s on. On the pool a call costs well under
-/// a microsecond when it comes from a pool thread (the gate's are), and no more than a
-/// wake-up otherwise. With fewer cores than `threads`, the workers take turns.
+/// The workers are tasks on rayon's pool, not threads of their own: starting threads
+/// costs more than parsing a small input, which a pass over a big file never notices
+/// but the gate, with its many calls on small inputs, would spend most of its time
+/// on. On the pool a call costs next to nothing when it comes from a pool thread (the
+/// gate's are), and no more than a wake-up otherwise. With fewer cores than
+/// `threads`, the workers take turns.
 pub fn map_chunks<S: Send, R: Send>(
     threads: usize,
     n: usize,

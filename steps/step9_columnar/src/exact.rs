@@ -49,28 +49,11 @@ pub fn parse_number(field: &[u8]) -> Result<Option<Number>, NotANumber> {
     parse_value_fast_float(field).map(|v| v.map(Number::Float))
 }
 
+// ANCHOR: exercise_parse_fixed
 /// A plain decimal of at most 19 digits, at most [`SCALE`] after the point, in units
 /// of 10^-18: under 10^37 in magnitude, so exact in an `i128`.
 #[inline]
-fn parse_fixed(field: &[u8]) -> Option<i128> {
-    parse_fixed_scaled(field).map(|(fixed, _)| fixed)
-}
-
-/// `parse_fixed` (the value of a plain decimal in 10^-18 units) and the number of digits after the point (0..=[`SCALE`]): what
-/// step 9's type inference needs to choose a column's decimal scale.
-#[inline]
-pub fn parse_fixed_scaled(field: &[u8]) -> Option<(i128, u32)> {
-    let (negative, mantissa, scale) = parse_digits(field)?;
-    let fixed = i128::from(mantissa) * POWERS[(SCALE - scale) as usize];
-    Some((if negative { -fixed } else { fixed }, scale))
-}
-
-/// A plain decimal's parts: its sign (true for `-`), its digits as one integer
-/// (at most 19 of them) and how many come after the point (at most [`SCALE`]);
-/// `-12.50` is `(true, 1250, 2)`. A column of a known scale reads its units from
-/// them with one multiply, no `i128` division ([`crate::encode::decimal`]).
-#[inline]
-pub fn parse_digits(field: &[u8]) -> Option<(bool, u64, u32)> {
+pub(crate) fn parse_fixed(field: &[u8]) -> Option<i128> {
     let (negative, body) = match field.first() {
         Some(b'-') => (true, &field[1..]),
         Some(b'+') => (false, &field[1..]),
@@ -91,12 +74,14 @@ pub fn parse_digits(field: &[u8]) -> Option<(bool, u64, u32)> {
     if digits == 0 || scale > SCALE {
         return None;
     }
-    Some((negative, mantissa, scale))
+    let fixed = i128::from(mantissa) * POWERS[(SCALE - scale) as usize];
+    Some(if negative { -fixed } else { fixed })
 }
+// ANCHOR_END: exercise_parse_fixed
 // ANCHOR_END: parse
 
 /// 10^0 ..= 10^18: the scale of a value with 18 ..= 0 fraction digits.
-pub const POWERS: [i128; 19] = {
+pub(crate) const POWERS: [i128; 19] = {
     let mut p = [1i128; 19];
     let mut k = 1;
     while k < 19 {
@@ -181,29 +166,11 @@ impl ExactSum {
 }
 // ANCHOR_END: mean
 
-/// `fixed / 10^18`, correctly rounded: written out in decimal (on the stack) and
-/// parsed by the standard library, whose parse is correctly rounded.
+/// `fixed / 10^18`, correctly rounded ([`crate::extremes::ratio_to_f64`]: one
+/// division, since `10^18 < 2^64`).
 pub(crate) fn fixed_to_f64(fixed: i128) -> f64 {
-    let mut text = [0u8; 48]; // a sign, 39 digits, a point
-    let mut i = text.len();
-    let mut rest = fixed.unsigned_abs();
-    let mut written = 0;
-    while rest > 0 || written <= SCALE {
-        if written == SCALE {
-            i -= 1;
-            text[i] = b'.';
-        }
-        i -= 1;
-        text[i] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        written += 1;
-    }
-    if fixed < 0 {
-        i -= 1;
-        text[i] = b'-';
-    }
-    let text = std::str::from_utf8(&text[i..]).expect("ASCII digits");
-    text.parse().expect("a decimal parses")
+    let m = crate::extremes::ratio_to_f64(fixed.unsigned_abs(), 10u128.pow(SCALE));
+    if fixed < 0 { -m } else { m }
 }
 
 /// Adds `x` to the partials exactly (Shewchuk 1997, as Python's `math.fsum`): each
@@ -281,6 +248,36 @@ mod tests {
         );
     }
 
+    /// The division against the decimal text of the same value parsed by the
+    /// standard library (correctly rounded), at every magnitude a sum can have.
+    #[test]
+    fn fixed_to_f64_rounds_as_the_decimal_text_parses() {
+        let text = |x: i128| {
+            let (sign, abs) = (if x < 0 { "-" } else { "" }, x.unsigned_abs());
+            let scale = 10u128.pow(SCALE);
+            format!("{sign}{}.{:018}", abs / scale, abs % scale)
+        };
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for bits in 1..=127 {
+            for _ in 0..200 {
+                let wide = (u128::from(next()) << 64 | u128::from(next())) >> (128 - bits);
+                for x in [wide as i128, -(wide as i128)] {
+                    assert_eq!(fixed_to_f64(x), text(x).parse::<f64>().unwrap(), "{x}");
+                }
+            }
+        }
+        // Halfway cases: ties to even, and a remainder past the half rounds up.
+        for x in [(1i128 << 54) + 1, (1 << 54) + 3, (1 << 60) * 1_000 + 1] {
+            assert_eq!(fixed_to_f64(x), text(x).parse::<f64>().unwrap(), "{x}");
+        }
+    }
+
     #[test]
     fn the_order_does_not_matter() {
         let values = [
@@ -322,7 +319,7 @@ mod tests {
     }
 
     #[test]
-    fn the_same_values_as_step_6_are_numbers() {
+    fn the_same_values_as_step_7_are_numbers() {
         for ok in [
             "3",
             "-2.5",

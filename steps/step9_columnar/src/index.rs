@@ -48,9 +48,9 @@ pub struct Stats {
 /// What one block passes to the next, about its last byte; each field is 0 or 1 in
 /// bit 0, except `inside`, which is all ones or all zeros.
 #[derive(Clone, Copy, Debug)]
-struct Carry {
+pub(crate) struct Carry {
     /// All ones when the last byte was inside quotes: XOR-ed into the next prefix XOR.
-    inside: u64,
+    pub(crate) inside: u64,
     /// 1 when the last byte was a separator (or there was none: the input's start).
     after_separator: u64,
     /// 1 when the last byte was a closing quote.
@@ -59,7 +59,7 @@ struct Carry {
 
 impl Carry {
     /// At the input's start, or at a record's start.
-    const START: Carry = Carry {
+    pub(crate) const START: Carry = Carry {
         inside: 0,
         after_separator: 1,
         after_close: 0,
@@ -68,16 +68,16 @@ impl Carry {
 
 /// One block, understood.
 #[derive(Clone, Copy, Debug, Default)]
-struct Structure {
+pub(crate) struct Structure {
     /// Delimiters and LFs outside quotes.
-    separators: u64,
+    pub(crate) separators: u64,
     /// LFs (a separator that is an LF ends a record).
-    lf: u64,
+    pub(crate) lf: u64,
     /// The second quote of each `""` pair (the fields that need unescaping).
     pairs: u64,
     /// Bytes where a quote is not where the prefix XOR assumes: not zero sends the
     /// block to the state machine.
-    misplaced: u64,
+    pub(crate) misplaced: u64,
 }
 
 /// The structure of a block with bitmaps `m`, of which the bits in `valid` are input
@@ -117,7 +117,7 @@ unsafe fn structure<K: Kernel>(
 }
 
 /// Blocks per batch: stage 1 fills the structures of 4 KiB of input, stage 2 walks them.
-const BATCH: usize = 64;
+pub(crate) const BATCH: usize = 64;
 
 /// Stage 1: the structures of the blocks from `pos` on (up to [`BATCH`]), chaining the
 /// carry from `carry`; returns how many it filled and the carry after the last.
@@ -147,13 +147,12 @@ unsafe fn stage1<K: Kernel>(
 
 /// [`stage1`] for `tier` (supported, not [`Tier::Scalar`]), with the delimiter as a
 /// constant when it is one of the four the gate runs (`,` `;` tab `|`): a copy of
-/// the stage for each. Measured on step 7 (AMD EPYC, 2026-11-30): with the delimiter
-/// a run-time value, the AVX2 tier's query ran at 615 MB/s against 840 before
-/// `--delimiter` (the compiler built the compare vector byte by byte in the loop);
-/// with a constant, the compare folds as before. Any other delimiter takes the
-/// run-time copy, about a fifth slower.
+/// the stage for each. With the delimiter a run-time value, the compiler builds its
+/// compare vector byte by byte inside the loop, a large share of the walk's time;
+/// with a constant, the compare folds away. Any other delimiter takes the run-time
+/// copy, which is slower.
 #[inline(always)]
-fn stage1_in(
+pub(crate) fn stage1_in(
     tier: Tier,
     input: &[u8],
     delimiter: u8,

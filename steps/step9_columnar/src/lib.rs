@@ -2,28 +2,25 @@
 //!
 //! **The idea.** Steps 1–8 parse the CSV again for every query. This step parses it
 //! once, on every core (step 8's chunks and transition functions), into a *splayed
-//! table*: a directory with one file per column ([`layout`]). Numbers, dates and
-//! booleans become raw little-endian arrays; strings are *interned* ([`symbols`]):
-//! each distinct string is stored once in the table's symbol file and the column holds
-//! `u32` symbol ids. A GROUP BY then reads two columns and indexes an array by symbol
-//! id ([`table_query`]), without hashing a string or touching the CSV. A large column
-//! whose strings hardly repeat (names, ids) gains nothing from interning: the load
-//! estimates its distinct values in pass 1 ([`distinct`]) and stores it as *text*,
-//! its bytes and their end offsets, as they are.
+//! table*: a directory with one file per column ([`splayed::layout`]). Numbers, dates
+//! and booleans become raw little-endian arrays; strings are *interned*
+//! ([`splayed::symbols`]): each distinct string is stored once in the table's symbol
+//! file and the column holds `u32` symbol ids. A GROUP BY then reads two columns and
+//! indexes an array by symbol id ([`splayed::query`]), without hashing a string or
+//! touching the CSV. A large column whose strings hardly repeat (names, ids) gains
+//! nothing from interning: the load estimates its distinct values in pass 1
+//! ([`splayed::distinct`]) and stores it as *text*, its bytes and their end offsets,
+//! as they are.
 //!
-//! **What changed since the previous step.** New: the column types and their
-//! inference ([`infer`], [`distinct`]), the per-chunk column builders ([`encode`])
-//! writing into the mapped column files ([`mapped`]), the deterministic parallel
-//! interning ([`symbols`]), the load with its crash-safe rename ([`load`],
-//! [`manifest`]), reading a table back ([`scan`]), the query over it
-//! ([`table_query`]), the hash index ([`hash_index`]) and `--where` through it or by
-//! a scan ([`select`]). Kept from step 8: the parser, the chunks, the exact sum, and
-//! the query over the CSV ([`query`]), which is now the yardstick the table is
-//! measured against. Step 8's comparison with step 1's parser is gone.
-//!
-//! **Measured** on an Intel Xeon Processor (KVM guest, 2.6 GHz, 2 cores, shared and
-//! noisy) on the 49 MB bench file, and on an AMD EPYC (KVM guest, 2 cores) on the
-//! 1 GB file, rustc 1.95.0: see the book's chapter.
+//! **What changed since the previous step.** New, in rooms of their own: the table
+//! ([`splayed`]: the column types and their inference, the load's two passes
+//! writing into the mapped column files, the deterministic parallel interning, the
+//! crash-safe rename, reading a table back and the query over it); then, reached
+//! after the load, the hash index and `--where` through it or by a scan
+//! ([`hash_index`]), the exports to Arrow and Parquet ([`export`]), and the
+//! subcommands ([`cli`]). Kept from step 8, file for file: the parser, the chunks,
+//! the exact sum, and the query over the CSV ([`query`]), which is now the yardstick
+//! the table is measured against. Step 8's comparison with step 1's parser is gone.
 //!
 //! **Assumptions and policy.** The dialect of the `harness` crate, exactly; the
 //! query's rules and its exact sums are step 8's, so the JSON is step 8's, bit for
@@ -49,42 +46,83 @@ pub mod record;
 pub use machine::Parser;
 pub use record::{Field, Record, Span};
 
-#[cfg(feature = "arrow")]
-pub mod arrow;
 pub mod blocks;
 pub mod chunks;
 pub mod cli;
-pub mod date;
-pub mod distinct;
-pub mod encode;
-pub mod error;
+pub mod digits;
 pub mod exact;
 pub mod extremes;
-pub mod hash_index;
 pub mod index;
-pub mod infer;
-pub mod layout;
-pub mod load;
-pub mod manifest;
-pub mod mapped;
-#[cfg(feature = "parquet")]
-pub mod parquet;
+pub mod lanes16;
+pub mod merge;
+pub mod project;
 pub mod query;
-pub mod scan;
-pub mod select;
-pub mod symbols;
 pub mod table;
-pub mod table_query;
 pub mod value;
+
+pub mod export;
+pub mod hash_index;
+pub mod splayed;
 
 pub use blocks::Tier;
 pub use index::Stats;
 
-/// Step 9 (step 8's parser) on the harness's [`Step`] interface, as the gate runs it: chunks of 64
+/// Step 9 on the harness's [`Step`] interface, as the gate runs it: chunks of 64
 /// bytes on 2 threads, so that the gate's small inputs cross chunk boundaries
-/// (`tests/chunks.rs` runs it at other sizes). [`Step::pass`] uses the default
+/// (step 8's `tests/chunks.rs` runs it at other sizes). [`Step::pass`] uses the default
 /// chunks and every core.
 pub type Step9 = Chunked<64, 2>;
+
+/// Which tier a [`With`] parses with.
+pub trait ChooseTier {
+    /// The tier.
+    fn tier() -> Tier;
+}
+
+/// One type per tier, so that the gate can run on each (`tests/tiers.rs`).
+pub mod force {
+    use super::{ChooseTier, Tier};
+    macro_rules! force {
+        ($($name:ident => $tier:expr),*) => {$(
+            #[doc = concat!("Chooses `", stringify!($tier), "`.")]
+            pub struct $name;
+            impl ChooseTier for $name {
+                fn tier() -> Tier {
+                    $tier
+                }
+            }
+        )*};
+    }
+    force!(Chosen => Tier::chosen(), Scalar => Tier::Scalar, Portable => Tier::Portable,
+        Sse2 => Tier::Sse2, Avx2 => Tier::Avx2, Avx512 => Tier::Avx512, Neon => Tier::Neon);
+}
+
+/// Step 7's parser with the tier `C` chooses (a tier the CPU lacks runs as
+/// [`Tier::Portable`]).
+pub struct With<C>(PhantomData<C>);
+
+impl<C: ChooseTier> Step for With<C> {
+    const NUMBER: u32 = 9;
+    const NAME: &'static str = "step9";
+    const IDEA: &'static str = "step 7's parser, one chunk";
+
+    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<OwnedRecord>, ParseError> {
+        let mut records = Vec::new();
+        Parser::new(dialect.delimiter).for_each_record_in(C::tier(), input, |record| {
+            records.push(record.fields().map(|f| f.cooked().into_owned()).collect());
+        })?;
+        Ok(records)
+    }
+
+    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
+        fingerprint_in(C::tier(), input, dialect)
+    }
+
+    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
+        let input = map(path)?;
+        Ok(fingerprint_in(C::tier(), &input, dialect)?)
+    }
+}
 
 /// Step 9 with chunks of `SIZE` bytes on `THREADS` threads, the tier [`Tier::chosen`].
 pub struct Chunked<const SIZE: usize, const THREADS: usize>;
@@ -170,57 +208,6 @@ fn after(mut e: ParseError, records_before: u64) -> ParseError {
     e
 }
 
-/// Step 7's parser, unchunked, with the tier `C` chooses: `tests/tiers.rs` runs the
-/// gate on each tier through it.
-pub struct With<C>(PhantomData<C>);
-
-impl<C: ChooseTier> Step for With<C> {
-    const NUMBER: u32 = 9;
-    const NAME: &'static str = "step9";
-    const IDEA: &'static str = "step 7's parser, one chunk";
-
-    fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<OwnedRecord>, ParseError> {
-        let mut records = Vec::new();
-        Parser::new(dialect.delimiter).for_each_record_in(C::tier(), input, |record| {
-            records.push(record.fields().map(|f| f.cooked().into_owned()).collect());
-        })?;
-        Ok(records)
-    }
-
-    fn fingerprint_in(input: &[u8], dialect: Dialect) -> Result<Fingerprint, ParseError> {
-        fingerprint_in(C::tier(), input, dialect)
-    }
-
-    fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
-        let input = map(path)?;
-        Ok(fingerprint_in(C::tier(), &input, dialect)?)
-    }
-}
-
-/// Which tier a [`With`] parses with.
-pub trait ChooseTier {
-    /// The tier.
-    fn tier() -> Tier;
-}
-
-/// One type per tier, so that the gate can run on each (`tests/tiers.rs`).
-pub mod force {
-    use super::{ChooseTier, Tier};
-    macro_rules! force {
-        ($($name:ident => $tier:expr),*) => {$(
-            #[doc = concat!("Chooses `", stringify!($tier), "`.")]
-            pub struct $name;
-            impl ChooseTier for $name {
-                fn tier() -> Tier {
-                    $tier
-                }
-            }
-        )*};
-    }
-    force!(Chosen => Tier::chosen(), Scalar => Tier::Scalar, Portable => Tier::Portable,
-        Sse2 => Tier::Sse2, Avx2 => Tier::Avx2, Avx512 => Tier::Avx512, Neon => Tier::Neon);
-}
-
 // ANCHOR: map
 /// Maps the file at `path` read-only; the [`Mmap`] derefs to the file's bytes as one
 /// `&[u8]`, valid until the `Mmap` is dropped (the borrow checker sees to that).
@@ -234,8 +221,8 @@ pub fn map(path: &Path) -> Result<Mmap, Error> {
     // writes to the file while it is mapped, the bytes change under a shared borrow.
     // If it truncates the file, every page past the new end is unmapped, and the next
     // read of one raises SIGBUS: the process dies at once ("Bus error" in a shell,
-    // exit status 135 = 128 + 7), with no panic and no `Err` (`tests/sigbus.rs`
-    // demonstrates it). What this step does about it: nothing at run time, by choice.
+    // exit status 135 = 128 + 7), with no panic and no `Err` (step 2's
+    // `tests/sigbus.rs` demonstrates it). What this step does about it: nothing at run time, by choice.
     // It maps a file that nothing else is writing: its own input. The defences all
     // cost something this ladder is removing: read the file instead (step 1's copy),
     // or catch SIGBUS in a handler and jump out of the parse (not expressible in safe
@@ -244,7 +231,7 @@ pub fn map(path: &Path) -> Result<Mmap, Error> {
 }
 // ANCHOR_END: map
 
-/// The fingerprint (records, fields, cooked bytes) of `input`. Only fields that need
+/// The fingerprint (records, fields, cooked bytes) of `input` in `dialect`. Only fields that need
 /// unescaping are walked to learn their cooked length; nothing is copied.
 ///
 /// # Errors

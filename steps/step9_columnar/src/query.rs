@@ -1,14 +1,18 @@
 //! The payoff query, end to end from the bytes:
-//! `SELECT key, COUNT(*), SUM(value) GROUP BY key`, over the field views of step 4's
-//! parser, with the values parsed straight from the views ([`crate::value`]) and the
-//! groups kept in a table ([`crate::table`]).
+//! `SELECT key, COUNT(*), SUM(value) GROUP BY key`, over the field views of this
+//! step's parser, with the values parsed straight from the views ([`crate::value`])
+//! and the groups kept in a table ([`crate::table`]).
 
 use std::borrow::Cow;
 
 use harness::query::{Groups, Place, QueryError};
+use harness::spec::dialect::{QUOTE, bom_len};
 
 use crate::chunks::{self, Plan};
-use crate::exact::parse_number;
+use crate::exact::{Number, parse_number};
+use crate::lanes16::parse_simd_fixed;
+use crate::machine::State;
+use crate::project::{Row, raw_cooked};
 use crate::table::{GroupBy, Winner};
 use crate::{Parser, Record, Tier};
 
@@ -102,23 +106,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
                 found: record.width(),
             });
         }
-        let text = record.cooked(value);
-        let parsed = if self.query.is_null(&text) {
-            Ok(None) // empty, or a `--null` text
-        } else {
-            parse_number(&text)
-        };
-        let Ok(number) = parsed else {
-            let column = self.query.sum.to_string();
-            let Place { line, byte } = place(value);
-            return Err(QueryError::InvalidNumber {
-                record: index,
-                line,
-                byte,
-                column,
-                text: text.into_owned(),
-            });
-        };
+        let number = self.value_of(record.cooked(value), index, || place(value))?;
         self.table
             .entry(self.query.key(&record.cooked(key)))
             .add(number);
@@ -135,6 +123,111 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         let spans = record.spans();
         self.add(record, |k| Place::of(input, spans[0].start, spans[k].start))
     }
+
+    /// The value of record `index` from its cooked bytes `text`: NULL (empty, or a
+    /// `--null` text), a number, or [`QueryError::InvalidNumber`] at the place that
+    /// `place` gives.
+    fn value_of(
+        &self,
+        text: Cow<'_, [u8]>,
+        index: u64,
+        place: impl FnOnce() -> Place,
+    ) -> Result<Option<Number>, QueryError> {
+        if self.query.is_null(&text) {
+            return Ok(None); // empty, or a `--null` text
+        }
+        parse_number(&text).map_err(|_| {
+            let Place { line, byte } = place();
+            QueryError::InvalidNumber {
+                record: index,
+                line,
+                byte,
+                column: self.query.sum.to_string(),
+                text: text.into_owned(),
+            }
+        })
+    }
+
+    // ANCHOR: add_row
+    /// [`Aggregator::add`] for a row of the projected walk over `input`, after the
+    /// first record. The common row takes the fast path: the header's width, a
+    /// plain decimal value parsed straight from the input's bytes ([`parse_simd_fixed`]),
+    /// an unquoted key looked up as it lies in the input, neither of them a `--null`
+    /// text; anything else (a quoted field, an empty value, a `--null` text, a value
+    /// [`parse_simd_fixed`] does not take, a width that differs) goes to the general path
+    /// (`add_row_slow`, out of line), through the cooked bytes, as [`Aggregator::add`].
+    ///
+    /// # Errors
+    /// As [`Aggregator::add`].
+    ///
+    /// # Panics
+    /// Before the first record was added.
+    //
+    // Inlined into the walk's loop, with the parse and the key lookup. Left to
+    // itself, the compiler inlines them in some builds and not in others, and three
+    // calls a row then cost register saves and moves in every row. The slow path is
+    // out of line, so that the fast one needs fewer registers.
+    #[inline(always)]
+    pub fn add_row(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
+        let (_, _, width) = self.columns.expect("the first record names the columns");
+        let [(key_start, key_end), (value_start, value_end)] = row.fields;
+        if row.width == width
+            && input.get(key_start) != Some(&QUOTE)
+            && self
+                .query
+                .neither_null(input, (key_start, key_end), (value_start, value_end))
+            && let Some(number) = parse_simd_fixed(input, value_start, value_end)
+        {
+            self.records += 1;
+            self.table
+                .entry_at(input, key_start, key_end)
+                .add(Some(Number::Fixed(number)));
+            return Ok(());
+        }
+        self.add_row_slow(input, row)
+    }
+
+    /// [`Aggregator::add_row`] for the rows its fast path does not take.
+    ///
+    /// # Errors
+    /// As [`Aggregator::add`].
+    #[cold]
+    #[inline(never)]
+    fn add_row_slow(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
+        let index = self.records;
+        self.records += 1;
+        let (_, _, width) = self.columns.expect("the first record names the columns");
+        if row.width != width {
+            let Place { line, byte } = Place::of(input, row.start, row.start);
+            return Err(QueryError::FieldCount {
+                record: index,
+                line,
+                byte,
+                expected: width,
+                found: row.width,
+            });
+        }
+        let [(key_start, key_end), (value_start, value_end)] = row.fields;
+        let plain = self.query.nulls.is_empty();
+        let fast = if plain {
+            parse_simd_fixed(input, value_start, value_end)
+        } else {
+            None
+        };
+        let number = match fast {
+            Some(v) => Some(Number::Fixed(v)),
+            None => {
+                // `value_start` is the raw field's: its quote, if it has one.
+                let place = || Place::of(input, row.start, value_start);
+                let value = &input[value_start..value_end];
+                self.value_of(raw_cooked(value), index, place)?
+            }
+        };
+        let cooked = raw_cooked(&input[key_start..key_end]);
+        self.table.entry(self.query.key(&cooked)).add(number);
+        Ok(())
+    }
+    // ANCHOR_END: add_row
 
     /// The columns' indexes and the width, from the first record (the header, or
     /// with `--no-header` the first data record): [`Query::columns`].
@@ -243,7 +336,13 @@ pub fn run_plan(
     plan: &Plan,
     threads: usize,
 ) -> Result<Groups, QueryError> {
-    let (header, header_end) = read_header::<Winner>(input, query)?;
+    let tier = Tier::chosen().or_portable();
+    let mut header = Aggregator::<Winner>::new(query);
+    let mut parser = Parser::new(query.dialect.delimiter);
+    let Some(header_end) = first_record(input, &mut parser, &mut header)? else {
+        return header.finish(); // the input ended with its first record
+    };
+    let (key, value, _) = header.columns.expect("the first record was read");
     let parts = chunks::map_chunks(
         threads,
         plan.parts.len(),
@@ -256,11 +355,25 @@ pub fn run_plan(
             }
             let mut failure = None;
             aggregator.records = 0; // errors name records counted from `from`
-            let parsed = parser.records_between(Tier::chosen(), input, from, part.stop, |r| {
-                if failure.is_none() {
-                    failure = aggregator.add_record(input, &r).err();
-                }
-            });
+            let parsed = if tier == Tier::Scalar {
+                // No bitmaps to walk: the state machine's records, every field.
+                parser.records_between(tier, input, from, part.stop, |r| {
+                    if failure.is_none() {
+                        failure = aggregator.add_record(input, &r).err();
+                    }
+                })
+            } else {
+                let chunk = (from, part.stop);
+                parser.walk_projected(tier, input, chunk, [key, value], |row| {
+                    // (Not `failure = ...err()`: that writes a `None` of the error's
+                    // size every record.)
+                    if failure.is_none()
+                        && let Err(e) = aggregator.add_row(input, row)
+                    {
+                        failure = Some(e);
+                    }
+                })
+            };
             (
                 parser.produced(),
                 failure.or(parsed.err().map(QueryError::Parse)),
@@ -274,36 +387,41 @@ pub fn run_plan(
         }
         before += records;
     }
-    // The first record's own table: empty, unless `--no-header` made it data.
-    let mut table = header.table;
-    for (_, aggregator) in parts.1 {
-        table.merge(aggregator.table);
-    }
-    Ok(table.to_groups())
+    // The first record's own table (empty, unless `--no-header` made it data) and
+    // each worker's, merged on every core (`merge`).
+    let tables = std::iter::once(header.table)
+        .chain(parts.1.into_iter().map(|(_, aggregator)| aggregator.table))
+        .collect();
+    Ok(crate::merge::merge(tables, threads))
 }
 
-/// The header: the first record, parsed alone, and where the next record starts.
-fn read_header<'q, T: GroupBy>(
+/// Adds the first record of `input` to `aggregator` (blank lines before it skipped)
+/// with the state machine, and returns where the next record starts, or `None`
+/// when the input ends first.
+///
+/// # Errors
+/// The first record's [`QueryError`], or the parse error of an unterminated quote.
+fn first_record<T: GroupBy>(
     input: &[u8],
-    query: Query<'q>,
-) -> Result<(Aggregator<'q, T>, usize), QueryError> {
-    let mut header = Aggregator::<T>::new(query);
+    parser: &mut Parser,
+    aggregator: &mut Aggregator<'_, T>,
+) -> Result<Option<usize>, QueryError> {
+    let mut from = bom_len(input);
     let mut failure = None;
-    let mut from = harness::spec::dialect::bom_len(input);
-    while from < input.len() && header.records == 0 {
-        let mut parser = Parser::new(query.dialect.delimiter);
-        let stopped = parser.records_between(Tier::chosen(), input, from, from + 1, |r| {
-            failure = header.add_record(input, &r).err();
-        });
+    while aggregator.records == 0 {
+        let mut add = |record: Record<'_, '_>| {
+            failure = aggregator.add_record(input, &record).err();
+        };
+        let resume = parser.state_machine(input, from, State::StartRecord, from + 1, &mut add);
         if let Some(e) = failure {
             return Err(e);
         }
-        // No record: a blank line (LF, or CR LF) at `from`.
-        from = stopped?;
+        match resume? {
+            Some(next) => from = next,
+            None => return Ok(None),
+        }
     }
-    if header.columns.is_none() {
-        return Err(QueryError::NoHeader);
-    }
-    Ok((header, from))
+    Ok(Some(from))
 }
+
 // ANCHOR_END: run

@@ -30,41 +30,15 @@ impl<'a> Field<'a> {
         self.needs_unescape
     }
 
+    // ANCHOR: exercise_cooked
     /// The cooked bytes: borrowed from the input, or, only when the field needs
     /// unescaping, a new `Vec` (the one place this step allocates per field).
     pub fn cooked(&self) -> Cow<'a, [u8]> {
         if !self.needs_unescape {
             return Cow::Borrowed(self.raw);
         }
-        let mut cooked = Vec::with_capacity(self.cooked_len());
-        self.unescape_into(&mut cooked);
-        Cow::Owned(cooked)
-    }
-
-    /// The cooked bytes, into `scratch` when the field needs unescaping (so a warm
-    /// `scratch` makes no allocation), else borrowed from the input.
-    ///
-    /// Inlined, so that the common field costs one branch: both passes of the load
-    /// call it for every field, and as a call it cost about 40 instructions, most of
-    /// them saving and restoring the registers the unescaping loop needs (callgrind).
-    #[inline(always)]
-    pub fn cooked_in<'s>(&self, scratch: &'s mut Vec<u8>) -> &'s [u8]
-    where
-        'a: 's,
-    {
-        if !self.needs_unescape {
-            return self.raw;
-        }
-        self.unescape_into(scratch)
-    }
-
-    /// The quoted bytes without their `""` halves, into `scratch` (cleared first):
-    /// [`Field::cooked`]'s and [`Field::cooked_in`]'s rare path.
-    #[cold]
-    #[inline(never)]
-    fn unescape_into<'s>(&self, scratch: &'s mut Vec<u8>) -> &'s [u8] {
         let (inside, after) = split_quoted(self.raw);
-        scratch.clear();
+        let mut cooked = Vec::with_capacity(self.cooked_len());
         let mut after_quote = false;
         for &b in inside {
             // Inside the quotes every quote is half of a `""` pair: keep the first half.
@@ -73,11 +47,12 @@ impl<'a> Field<'a> {
                 continue;
             }
             after_quote = b == QUOTE;
-            scratch.push(b);
+            cooked.push(b);
         }
-        scratch.extend_from_slice(after);
-        scratch
+        cooked.extend_from_slice(after);
+        Cow::Owned(cooked)
     }
+    // ANCHOR_END: exercise_cooked
 
     /// The length of the cooked bytes, without making them.
     pub fn cooked_len(&self) -> usize {
@@ -90,6 +65,7 @@ impl<'a> Field<'a> {
     }
 }
 
+// ANCHOR: exercise_split_quoted
 /// Splits a closed quoted field as written into the bytes between its quotes
 /// (`""` pairs still doubled) and the bytes after its closing quote.
 fn split_quoted(raw: &[u8]) -> (&[u8], &[u8]) {
@@ -105,6 +81,7 @@ fn split_quoted(raw: &[u8]) -> (&[u8], &[u8]) {
     }
     unreachable!("the parser flags only closed quoted fields")
 }
+// ANCHOR_END: exercise_split_quoted
 // ANCHOR_END: field
 
 // ANCHOR: span

@@ -1,10 +1,8 @@
-//! The GROUP BY table, one per thread, merged at the end; its accumulator now sums
-//! exactly ([`crate::exact`]). The table is step 7's, two ways, behind one trait
-//! ([`GroupBy`]): written by hand
-//! for GROUP BY keys ([`GroupTable`], open addressing with linear probing) and
-//! `hashbrown`'s ([`Hashbrown`], Rust's SwissTable). Neither allocates per row: a key
-//! is copied once, when its group is born. `benches/query.rs` times both inside the
-//! query, and the query uses the winner, [`Winner`].
+//! The GROUP BY table, two ways, behind one trait ([`GroupBy`]): written by hand
+//! ([`GroupTable`], open addressing with linear probing) and `hashbrown`'s
+//! ([`Hashbrown`], Rust's SwissTable). Neither allocates per row: a key is copied
+//! once, when its group is born. step 5's `benches/query.rs` times both inside the query,
+//! and the query uses [`Winner`].
 //!
 //! The hand-written table is shaped by the data: a GROUP BY column has few distinct
 //! keys, each seen many times, and most are short. So a key is compared as two words
@@ -12,6 +10,9 @@
 //! input with two masked loads, hashed with one multiply, and looked up in 8-byte
 //! slots that keep 32 bits of its hash. Only a key longer than 16 bytes is compared
 //! byte for byte, and hashed over all its bytes.
+//!
+//! Each thread has a table of its own, merged at the end ([`GroupBy::merge`]), and
+//! the accumulator sums exactly ([`crate::exact`]).
 
 use harness::query::{Group, Groups};
 
@@ -34,8 +35,7 @@ pub trait GroupBy: Default {
     fn to_groups(&self) -> Groups;
 }
 
-/// The table the query uses: the hand-written one, as fast as `hashbrown` inside the
-/// query over the bench file and faster over the 1BRC files (see step 5's chapter).
+/// The table the query uses: the hand-written one (the chapter times both).
 pub type Winner = GroupTable;
 
 /// `hashbrown::HashMap` (the SwissTable design: 7-bit tags of the hash in a control
@@ -57,10 +57,11 @@ impl GroupBy for Hashbrown {
     }
 
     fn to_groups(&self) -> Groups {
-        self.0
-            .iter()
-            .map(|(key, acc)| (key.clone(), acc.group()))
-            .collect()
+        let mut groups = Groups::builder(self.0.len(), 0);
+        for (key, acc) in &self.0 {
+            groups.push(key, acc.group());
+        }
+        groups.finish()
     }
 }
 
@@ -70,7 +71,7 @@ impl GroupBy for GroupTable {
         GroupTable::entry(self, key)
     }
 
-    #[inline]
+    #[inline(always)]
     fn entry_at(&mut self, input: &[u8], start: usize, end: usize) -> &mut Acc {
         GroupTable::entry_at(self, input, start, end)
     }
@@ -87,7 +88,7 @@ impl GroupBy for GroupTable {
 }
 
 // ANCHOR: acc
-/// An accumulator: the count, and the exact sum of the values.
+/// An accumulator: the count, the exact sum of the values, and their extremes.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Acc {
     /// `COUNT(*)`.
@@ -176,7 +177,7 @@ impl KeyWords {
     /// loads masked to the key's length, with no branch on the length, which varies
     /// from row to row and would be mispredicted (the trick of the fastest One
     /// Billion Row Challenge entries). The same words as [`KeyWords::of`].
-    #[inline]
+    #[inline(always)]
     pub fn at(input: &[u8], start: usize, end: usize) -> KeyWords {
         // One bounds check for both loads, and the masks of both words from one
         // row of a table: the checks and clamps of two separate loads cost a dozen
@@ -200,7 +201,7 @@ impl KeyWords {
     /// multiply (foldhash's folded multiply), and for a longer key each further
     /// 8 bytes folded in ([`hash_rest`]), so that keys which share their first 16
     /// bytes still spread.
-    #[inline]
+    #[inline(always)]
     fn hash(&self, key: &[u8]) -> u64 {
         let h = fold(
             self.words[0] ^ SEEDS[0],
@@ -333,7 +334,7 @@ impl GroupTable {
 
     /// The accumulator of the key `input[start..end]`, its words read in place
     /// ([`KeyWords::at`]).
-    #[inline]
+    #[inline(always)]
     pub fn entry_at(&mut self, input: &[u8], start: usize, end: usize) -> &mut Acc {
         let group = self.find(KeyWords::at(input, start, end), &input[start..end]);
         &mut self.accs[group]
@@ -366,9 +367,9 @@ impl GroupTable {
 
     /// The slot where a key of hash `hash` is looked for first: the hash's top bits.
     /// Its low bits would cluster: the low bits of a product depend only on the
-    /// factors' low bits, and short keys that share their first bytes share those
-    /// (32 bench-file keys at load 1/4 took 0.29 extra probes a row by the low bits,
-    /// 0.03 by the top ones). The low 32 bits are the tag, which only filters.
+    /// factors' low bits, and short keys that share their first bytes share those,
+    /// so the bench file's keys would probe past their slot far more often. The low
+    /// 32 bits are the tag, which only filters.
     #[inline]
     fn slot_of(&self, hash: u64) -> usize {
         (hash >> (64 - self.slots.len().trailing_zeros())) as usize
@@ -390,7 +391,9 @@ impl GroupTable {
     /// are taken. Linear probing takes about (1 + 1/(1 - a)) / 2 probes for a hit at
     /// load a (Knuth): 1.5 at a half, 1.17 at a quarter. Every probe past the first
     /// is a branch the CPU can mispredict, and the slots are only 8 bytes each.
+    // (Out of line, so that the inlined lookup carries none of its code.)
     #[cold]
+    #[inline(never)]
     fn insert(&mut self, i: usize, tag: u32, words: KeyWords, key: &[u8]) -> usize {
         let group = self.heads.len();
         let number = u32::try_from(group + 1).expect("fewer than 2^32 groups");
@@ -407,19 +410,43 @@ impl GroupTable {
         group
     }
 
-    /// Doubles the slots and puts every group at its new place.
+    /// Doubles the slots and puts every group at its new place. The groups are
+    /// read in their own order, so that the heads and keys stream from memory and
+    /// only the writes to the new slots land at random: with a million groups the
+    /// old slots' order would read every head at random as well.
     fn grow(&mut self) {
-        let doubled = vec![(0u32, 0u32); 2 * self.slots.len()];
-        let old = std::mem::replace(&mut self.slots, doubled);
+        self.slots = vec![(0u32, 0u32); 2 * self.slots.len()];
         let mask = self.slots.len() - 1;
-        for &(tag, number) in old.iter().filter(|(_, number)| *number != 0) {
-            let head = &self.heads[number as usize - 1];
-            let mut i = self.slot_of(head.key.hash(self.key(head)));
+        for (group, head) in self.heads.iter().enumerate() {
+            let hash = head.key.hash(&self.keys[head.start..][..head.key.len]);
+            let mut i = (hash >> (64 - self.slots.len().trailing_zeros())) as usize;
             while self.slots[i].1 != 0 {
                 i = (i + 1) & mask;
             }
-            self.slots[i] = (tag, number);
+            self.slots[i] = (hash as u32, group as u32 + 1);
         }
+    }
+
+    /// For each of the `2^bits` partitions (`bits` at most 16), the numbers of the
+    /// groups whose keys fall in it: a key falls in the same partition in every
+    /// thread's table, so that each partition can be merged alone ([`crate::merge`]).
+    /// The partition is the hash's bits from bit 32 up: not its top bits, which pick
+    /// the slot (a partition's keys would all want the same slots of its table), nor
+    /// its low 32, the tag.
+    pub(crate) fn partitions(&self, bits: u32) -> Vec<Vec<u32>> {
+        let mut parts = vec![Vec::new(); 1 << bits];
+        let mask = (1u64 << bits) - 1;
+        for (group, head) in self.heads.iter().enumerate() {
+            let hash = head.key.hash(&self.keys[head.start..][..head.key.len]);
+            parts[((hash >> 32) & mask) as usize].push(group as u32);
+        }
+        parts
+    }
+
+    /// The key and accumulator of group number `group`.
+    pub(crate) fn group(&self, group: u32) -> (&[u8], &Acc) {
+        let head = &self.heads[group as usize];
+        (self.key(head), &self.accs[group as usize])
     }
 
     /// Every group with its key bytes, in the order they were first seen.
@@ -430,11 +457,14 @@ impl GroupTable {
             .map(|(head, acc)| (self.key(head), acc))
     }
 
-    /// The answer, in key order.
+    /// The answer, in key order: the groups in the order they were first seen,
+    /// sorted once by the builder, with no allocation per group.
     pub fn to_groups(&self) -> Groups {
-        self.iter()
-            .map(|(key, acc)| (key.to_vec(), acc.group()))
-            .collect()
+        let mut groups = Groups::builder(self.len(), self.keys.len());
+        for (key, acc) in self.iter() {
+            groups.push(key, acc.group());
+        }
+        groups.finish()
     }
 }
 
@@ -593,6 +623,56 @@ mod tests {
         assert_eq!(a.entry(&keys[0][..7]).count, keys.len() as u64);
         for (i, key) in keys.iter().enumerate().skip(1) {
             assert_eq!(a.entry(key).count, 1, "{i}");
+        }
+    }
+
+    /// Keys chosen for their hashes: pairs whose low 32 bits (the tag) are equal,
+    /// and runs whose top 16 bits (the first slot, in any table of up to 2^16
+    /// slots) are equal. Each still gets a group of its own, found again.
+    #[test]
+    fn keys_that_collide_in_the_hash_s_low_or_high_bits_stay_apart() {
+        let keys: Vec<Vec<u8>> = (0..300_000u32)
+            .map(|i| format!("c{i}").into_bytes())
+            .collect();
+        let mut by_tag = std::collections::HashMap::<u32, Vec<usize>>::new();
+        let mut by_top = std::collections::HashMap::<u64, Vec<usize>>::new();
+        for (i, key) in keys.iter().enumerate() {
+            let h = KeyWords::of(key).hash(key);
+            by_tag.entry(h as u32).or_default().push(i);
+            by_top.entry(h >> 48).or_default().push(i);
+        }
+        let tags: Vec<usize> = by_tag
+            .into_values()
+            .filter(|v| v.len() > 1)
+            .flatten()
+            .collect();
+        let mut tops: Vec<Vec<usize>> = by_top.into_values().filter(|v| v.len() > 8).collect();
+        tops.sort();
+        let tops: Vec<usize> = tops.into_iter().take(50).flatten().collect();
+        assert!(
+            tags.len() >= 2 && tops.len() >= 400,
+            "{} {}",
+            tags.len(),
+            tops.len()
+        );
+        let mut chosen = tags;
+        for i in tops {
+            if !chosen.contains(&i) {
+                chosen.push(i);
+            }
+        }
+        let mut table = GroupTable::default();
+        for (round, &i) in chosen.iter().enumerate() {
+            for _ in 0..=round % 3 {
+                table
+                    .entry(&keys[i])
+                    .add(Some(crate::exact::Number::Fixed(i as i128)));
+            }
+        }
+        assert_eq!(table.len(), chosen.len());
+        for (round, &i) in chosen.iter().enumerate() {
+            let acc = table.entry(&keys[i]);
+            assert_eq!(acc.count, (round % 3 + 1) as u64, "{:?}", keys[i]);
         }
     }
 }

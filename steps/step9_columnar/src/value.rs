@@ -7,7 +7,7 @@
 //! correctly like the standard library's `str::parse::<f64>`: both give the same bits
 //! for every input they accept (a test checks the bench file's every value). It is
 //! faster because it needs no `&str` (so no UTF-8 check) and takes the Eisel-Lemire
-//! fast path for up to 19 significant digits; `benches/query.rs` measures both.
+//! fast path for up to 19 significant digits; step 5's `benches/query.rs` measures both.
 
 /// A field that is not a finite decimal number (the caller knows where it is).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +53,7 @@ pub fn parse_value_fast_float(field: &[u8]) -> Result<Option<f64>, NotANumber> {
 }
 
 // ANCHOR: parse_decimal
+// ANCHOR: exercise_parse_decimal
 /// Clinger's fast path (W. D. Clinger, "How to Read Floating Point Numbers
 /// Accurately", PLDI 1990), for `[+-]digits[.digits]` only: read the digits as an
 /// integer `m` and count the `s` digits after the point; when `m <= 2^53` and
@@ -85,9 +86,10 @@ pub fn parse_decimal(field: &[u8]) -> Option<f64> {
     let value = mantissa as f64 / POWERS_OF_TEN[scale];
     Some(if negative { -value } else { value })
 }
+// ANCHOR_END: exercise_parse_decimal
 
 /// 10^0 ..= 10^22: the powers of ten that an `f64` holds exactly (5^22 < 2^53).
-pub const POWERS_OF_TEN: [f64; 23] = [
+const POWERS_OF_TEN: [f64; 23] = [
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];

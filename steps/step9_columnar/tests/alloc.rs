@@ -5,8 +5,8 @@
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
 use harness::run::alloc::count_allocations;
-use step9::load::{LoadOptions, load};
 use step9::query::Split;
+use step9::splayed::load::{LoadOptions, load};
 
 fn allocations(rows: u64, test: &str) -> u64 {
     let (csv, _) = gen_csv::generate_in_memory(&gen_csv::Config {

@@ -4,12 +4,12 @@
 #![cfg(feature = "arrow")]
 
 use gen_csv::{Config, generate_in_memory};
-use step9::arrow::arrow_array::cast::AsArray;
-use step9::arrow::arrow_array::types::{Date32Type, Decimal128Type, Int64Type, UInt32Type};
-use step9::arrow::arrow_array::{Array, StringArray};
-use step9::arrow::arrow_ipc::reader::FileReader;
-use step9::load::{LoadOptions, load, parse_schema};
-use step9::scan::{Table, Value};
+use step9::export::arrow::arrow_array::cast::AsArray;
+use step9::export::arrow::arrow_array::types::{Date32Type, Decimal128Type, Int64Type, UInt32Type};
+use step9::export::arrow::arrow_array::{Array, StringArray};
+use step9::export::arrow::arrow_ipc::reader::FileReader;
+use step9::splayed::load::{LoadOptions, load, parse_schema};
+use step9::splayed::scan::{Table, Value};
 
 #[test]
 fn the_export_reads_back_value_for_value() {
@@ -29,7 +29,7 @@ fn the_export_reads_back_value_for_value() {
     };
     load(&csv, &dir, &options).unwrap();
     let table = Table::open(&dir).unwrap();
-    step9::arrow::export(&table, &out).unwrap();
+    step9::export::arrow::export(&table, &out).unwrap();
     let reader = FileReader::try_new(std::fs::File::open(&out).unwrap(), None).unwrap();
     let batches: Vec<_> = reader.map(Result::unwrap).collect();
     assert_eq!(batches.len(), 1);

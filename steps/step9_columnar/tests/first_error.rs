@@ -2,8 +2,8 @@
 //! finds it: a width error in pass 1 does not hide an invalid number in an earlier
 //! record (the query over the CSV, step 8's, says the same).
 
-use step9::load::LoadOptions;
 use step9::query::{self, Query, Split};
+use step9::splayed::load::LoadOptions;
 
 #[test]
 fn the_first_error_in_record_order_wins_whatever_pass_finds_it() {

@@ -5,10 +5,10 @@
 
 use std::path::PathBuf;
 
-use step9::infer::ColumnType;
-use step9::load::{LoadOptions, SAMPLE_BYTES, load_timed, parse_schema};
 use step9::query::Split;
-use step9::scan::Table;
+use step9::splayed::load::{LoadOptions, SAMPLE_BYTES, load_timed, parse_schema};
+use step9::splayed::scan::Table;
+use step9::splayed::types::ColumnType;
 
 use crate::common::files;
 

@@ -5,12 +5,12 @@
 #![cfg(feature = "parquet")]
 
 use gen_csv::{Config, generate_in_memory};
-use step9::arrow::arrow_array::cast::AsArray;
-use step9::arrow::arrow_array::types::{Decimal128Type, UInt32Type};
-use step9::arrow::arrow_array::{Array, StringArray};
-use step9::load::{LoadOptions, load, parse_schema};
-use step9::parquet::parquet_crate::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use step9::scan::{Table, Value};
+use step9::export::arrow::arrow_array::cast::AsArray;
+use step9::export::arrow::arrow_array::types::{Decimal128Type, UInt32Type};
+use step9::export::arrow::arrow_array::{Array, StringArray};
+use step9::export::parquet::parquet_crate::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use step9::splayed::load::{LoadOptions, load, parse_schema};
+use step9::splayed::scan::{Table, Value};
 
 /// Row `row` of a string column, through its dictionary.
 fn text(column: &dyn Array, row: usize) -> Option<String> {
@@ -42,8 +42,8 @@ fn the_export_reads_back_value_for_value() {
     };
     load(&csv, &dir, &options).unwrap();
     let table = Table::open(&dir).unwrap();
-    step9::parquet::export(&table, &out).unwrap();
-    let expected = step9::arrow::record_batch(&table).unwrap();
+    step9::export::parquet::export(&table, &out).unwrap();
+    let expected = step9::export::arrow::record_batch(&table).unwrap();
     let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap())
         .unwrap()
         .build()

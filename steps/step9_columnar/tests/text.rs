@@ -7,15 +7,16 @@
 use std::path::PathBuf;
 
 use harness::query::{Aggs, groups_to_json_with};
-use step9::error::TableError;
-use step9::infer::{ColumnType, TEXT_MIN_VALUES};
-use step9::load::{LoadOptions, load, parse_schema};
+use step9::hash_index::select::{Access, Where, select};
 use step9::query::{self, Query, Split};
-use step9::scan::{Table, Value};
-use step9::select::{Access, Where, select};
-use step9::table_query::{run, run_selected};
+use step9::splayed::error::TableError;
+use step9::splayed::infer::TEXT_MIN_VALUES;
+use step9::splayed::load::{LoadOptions, load, parse_schema};
+use step9::splayed::query::{run, run_selected};
+use step9::splayed::scan::{Table, Value};
+use step9::splayed::types::ColumnType;
 
-use crate::common::files;
+use crate::common::{files, without_place};
 
 fn table_dir(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("step9-text-{test}-{}", std::process::id()));
@@ -129,7 +130,9 @@ fn group_by_sum_and_where_over_text_answer_as_the_csv_query() {
             sum,
             ..Query::default()
         };
-        let csv = query::run(CSV, q).map(json).map_err(|e| e.to_json());
+        let csv = query::run(CSV, q)
+            .map(json)
+            .map_err(|e| without_place(e.to_json()));
         for threads in [1, 3] {
             let ours = run(&table, q, threads).map(json).map_err(|e| e.to_json());
             assert_eq!(

@@ -6,12 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use harness::query::{Aggs, Groups, groups_to_json_with};
-use step9::error::TableError;
-use step9::load::{LoadOptions, load};
+use step9::hash_index::select::{Access, Where, select};
 use step9::query::{Query, Split};
-use step9::scan::Table;
-use step9::select::{Access, Where, select};
-use step9::table_query::run_selected;
+use step9::splayed::error::TableError;
+use step9::splayed::load::{LoadOptions, load};
+use step9::splayed::query::run_selected;
+use step9::splayed::scan::Table;
 
 fn table_dir(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("step9-where-{test}-{}", std::process::id()));

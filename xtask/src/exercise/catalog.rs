@@ -304,7 +304,7 @@ pub const EXERCISES: &[Exercise] = &[
         name: "step9-intern",
         step: 8,
         step_dir: "steps/step9_columnar",
-        file: "src/symbols.rs",
+        file: "src/splayed/symbols.rs",
         anchor: "local_intern",
         title: "A chunk's dictionary",
         task: "Write `LocalDict::intern`: the local id of `bytes`, a new one (the next \
@@ -326,7 +326,7 @@ pub const EXERCISES: &[Exercise] = &[
         name: "step9-number-in-order",
         step: 8,
         step_dir: "steps/step9_columnar",
-        file: "src/symbols.rs",
+        file: "src/splayed/symbols.rs",
         anchor: "number_in_order",
         title: "Symbols numbered by first occurrence",
         task: "Write `number_in_order`: walk the chunks in file order and each chunk's local \

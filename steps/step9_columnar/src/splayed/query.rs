@@ -10,18 +10,18 @@
 //! ```
 //!
 //! An `int64`, `date` or `bool` key goes into a hash map by value instead, and a
-//! `text` key into one by its bytes (step 7's GROUP BY, without the parse).
+//! `text` key into one by its bytes (the CSV query's GROUP BY, without the parse).
 
 use harness::query::{Groups, QueryError};
 
 use crate::chunks::map_chunks;
-use crate::date;
-use crate::error::TableError;
 use crate::exact::{Number, POWERS, SCALE, parse_number};
-use crate::infer::ColumnType;
+use crate::hash_index::select::{Piece, Selection, key_is};
 use crate::query::Query;
-use crate::scan::{ColumnFiles, Table, Value, prefetch};
-use crate::select::{Piece, Selection, key_is};
+use crate::splayed::date;
+use crate::splayed::error::TableError;
+use crate::splayed::scan::{ColumnFiles, Table, Value, prefetch};
+use crate::splayed::types::ColumnType;
 use crate::table::Acc;
 
 /// Ranges of rows per thread: a few, so a slow thread does not hold up the rest.
@@ -49,7 +49,7 @@ pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, Ta
     run_selected(table, query, &Selection::All, threads)
 }
 
-/// [`run`] over the rows of `selection` only (`--where`, [`crate::select`]).
+/// [`run`] over the rows of `selection` only (`--where`, [`crate::hash_index::select`]).
 ///
 /// # Errors
 /// As [`run`]; a row that is not selected is not read, so its value cannot fail.
@@ -129,8 +129,8 @@ fn run_with<S: Slots>(
             // knowing them in advance, the loop asks for the rows AHEAD on, so that
             // the misses overlap instead of coming one after the other. A common
             // value's rows share cache lines, which the hardware prefetcher follows
-            // by itself: there the hints cost more than they save (11.1 against
-            // 7.9 ms for a quarter of the 1 GB file's rows).
+            // by itself: there the hints cost more than they save (the chapter
+            // measures both).
             Piece::List(list) => {
                 let row = |j: usize| {
                     u64::from_le_bytes(list[8 * j..8 * j + 8].try_into().expect("8")) as usize

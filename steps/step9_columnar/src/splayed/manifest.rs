@@ -5,14 +5,14 @@
 use harness::query::key_text;
 use serde_json::{Value, json};
 
-use crate::infer::ColumnType;
+use crate::splayed::types::ColumnType;
 
 /// The format this step writes and reads.
 pub const FORMAT: &str = "step9-splayed-table";
 /// Its version; a reader refuses any other. Version 2 added the hash index's slots
 /// (`col{k}.index.slots`), which `--where` looks a value up in; version 3 the
 /// `text` columns (`col{k}.text`); version 4 their end offsets in 4 bytes when the
-/// text is at most 4 GiB ([`crate::layout::text_offset_width`]).
+/// text is at most 4 GiB ([`crate::splayed::layout::text_offset_width`]).
 pub const VERSION: u64 = 4;
 
 /// One column.

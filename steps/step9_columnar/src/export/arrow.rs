@@ -26,10 +26,10 @@ use arrow_ipc::writer::FileWriter;
 use arrow_schema::{ArrowError, Field, Schema};
 use harness::query::key_text;
 
-use crate::error::TableError;
+use crate::splayed::error::TableError;
+use crate::splayed::scan::{ColumnFiles, Table, Value};
+use crate::splayed::types::ColumnType;
 
-use crate::infer::ColumnType;
-use crate::scan::{ColumnFiles, Table, Value};
 /// The arrow crates this module writes with, for readers (`tests/arrow.rs`) that
 /// should not depend on them when the feature is off.
 pub use {arrow_array, arrow_ipc};

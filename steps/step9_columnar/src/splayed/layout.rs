@@ -26,9 +26,8 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use crate::encode::Bits;
-use crate::hash_index::HashIndex;
-use crate::symbols::Symbols;
+use crate::splayed::encode::Bits;
+use crate::splayed::symbols::Symbols;
 
 /// The manifest's file name.
 pub const MANIFEST: &str = "manifest.json";
@@ -41,9 +40,9 @@ pub const SYMBOL_OFFSETS: &str = "symbols.offsets";
 /// Bytes of a `text` column's end offsets (in `col{k}.values`) when its text file
 /// holds `text_bytes` bytes: 4 while every offset fits a `u32`, else 8, the choice
 /// Arrow makes between `Utf8` and `LargeUtf8`. Both the load and the reader take it
-/// from the text's size, so it needs no field in the manifest. On the 1 GB bench
-/// file it makes the `name` column's offsets 80 MB instead of 160, and the load
-/// writes 883 MB instead of 963 (step 9's chapter times it).
+/// from the text's size, so it needs no field in the manifest. A column of names
+/// is mostly offsets: half of them is a large share of the table's bytes (the
+/// chapter measures it).
 pub fn text_offset_width(text_bytes: u64) -> usize {
     if text_bytes <= u64::from(u32::MAX) {
         4
@@ -75,8 +74,9 @@ pub fn write_file<'a>(
 }
 
 /// Writes `words` into the new file `path` as little-endian bytes (`le` gives a
-/// word's), a block at a time: no second copy of the whole array on the heap (for
-/// the 1 GB file's symbol offsets, 122 MB fewer asked for). Flushed to the disk.
+/// word's), a block at a time: no second copy of the whole array on the heap (the
+/// symbol offsets of a large file are a word per distinct string). Flushed to the
+/// disk.
 ///
 /// # Errors
 /// As [`write_file`].
@@ -100,7 +100,7 @@ pub fn write_words<T: Copy, const N: usize>(
 
 // ANCHOR: write_valid
 /// Writes column `k`'s validity bits (the load wrote its values and exact decimals
-/// through their maps, [`crate::mapped`]).
+/// through their maps, [`crate::splayed::mapped`]).
 ///
 /// # Errors
 /// As [`write_file`].
@@ -112,17 +112,6 @@ pub fn write_valid(dir: &Path, k: usize, valid: &Bits) -> std::io::Result<()> {
     )
 }
 // ANCHOR_END: write_valid
-
-/// Writes column `k`'s hash index.
-///
-/// # Errors
-/// As [`write_file`].
-pub fn write_index(dir: &Path, k: usize, index: &HashIndex) -> std::io::Result<()> {
-    let file = |part| column_file(dir, k, part);
-    write_words(&file("index.offsets"), &index.offsets, u64::to_le_bytes)?;
-    write_words(&file("index.rows"), &index.rows, u64::to_le_bytes)?;
-    write_words(&file("index.slots"), &index.slots, u32::to_le_bytes)
-}
 
 /// Writes the symbol file.
 ///

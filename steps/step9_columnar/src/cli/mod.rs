@@ -2,6 +2,14 @@
 //! `--index`) and its query over a file the table's way, for the binary and for the
 //! query tests that every query step runs (`testkit::query_tests!`): load the CSV into
 //! a table in a temporary directory, then run the query over the table.
+//!
+//! ```text
+//! step9 [FILE]                 the benchmark: the gate, then per run the load, the
+//!                              query over the table and over the CSV      (bench)
+//! step9 load FILE TABLE_DIR    the load                                    (load)
+//! step9 query TABLE_DIR        the query over a loaded table, --where      (query)
+//! step9 export TABLE_DIR       the table as an Arrow or a Parquet file     (export)
+//! ```
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -11,11 +19,41 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query, QueryError};
 
-use crate::error::TableError;
-use crate::load::{LoadOptions, load, parse_schema};
 use crate::query::Split;
-use crate::scan::Table;
-use crate::{Step9, chunks, map, table_query};
+use crate::splayed::error::TableError;
+use crate::splayed::load::{LoadOptions, load, parse_schema};
+use crate::splayed::scan::Table;
+use crate::{Step9, chunks, map};
+
+pub mod bench;
+pub mod export;
+pub mod load;
+pub mod query;
+
+/// Prints `e` (as JSON on stdout with `json`) and returns its exit status: 2 for a
+/// file that cannot be read or written, else 1.
+pub fn report(e: &TableError, json: bool) -> ExitCode {
+    if json {
+        println!("{}", e.to_json());
+    } else {
+        eprintln!("step9: {e}");
+    }
+    match e {
+        TableError::Io(_) => ExitCode::from(2),
+        _ => ExitCode::FAILURE,
+    }
+}
+
+/// The `--null` texts and `--agg`, or the exit status after saying why not.
+///
+/// # Errors
+/// Exit status 2 for options that do not parse.
+pub fn read_options(m: &ArgMatches) -> Result<harness::run::cli::QueryOptions, ExitCode> {
+    harness::run::cli::query_options(m).map_err(|message| {
+        eprintln!("step9: {message}");
+        ExitCode::from(2)
+    })
+}
 
 /// `--threads`: the query over a table has only this option of step 8's.
 pub fn threads_arg(command: Command) -> Command {
@@ -112,14 +150,14 @@ fn scratch_table() -> PathBuf {
 /// same record, tests/table.rs), with its line.
 ///
 /// # Errors
-/// As [`Table::open`] and [`table_query::run`].
+/// As [`Table::open`] and [`crate::splayed::query::run`].
 pub fn query_table(
     input: &[u8],
     dir: &Path,
     query: Query<'_>,
     split: Split,
 ) -> Result<Groups, TableError> {
-    match table_query::run(&Table::open(dir)?, query, split.threads) {
+    match crate::splayed::query::run(&Table::open(dir)?, query, split.threads) {
         Err(TableError::Query(e)) => Err(crate::query::run_split(input, query, split)
             .err()
             .unwrap_or(e)
@@ -131,7 +169,7 @@ pub fn query_table(
 /// Loads `input` into a table at `dir` and queries it ([`query_table`]).
 ///
 /// # Errors
-/// As [`load`] and [`query_table`]; a load error as [`first_in_record_order`] says.
+/// As [`load()`] and [`query_table`]; a load error as [`first_in_record_order`] says.
 pub fn load_and_query(
     input: &[u8],
     dir: &Path,

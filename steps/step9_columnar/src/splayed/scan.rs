@@ -8,23 +8,24 @@ use std::sync::OnceLock;
 use harness::query::{QueryError, find_column};
 use memmap2::Mmap;
 
-use crate::error::TableError;
-use crate::infer::ColumnType;
-use crate::layout::{MANIFEST, SYMBOL_BYTES, SYMBOL_OFFSETS, column_file};
-use crate::manifest::Manifest;
-use crate::value::POWERS_OF_TEN;
+use crate::hash_index::IndexFiles;
+use crate::splayed::decimal::decimal_to_f64;
+use crate::splayed::error::TableError;
+use crate::splayed::layout::{MANIFEST, SYMBOL_BYTES, SYMBOL_OFFSETS, column_file};
+use crate::splayed::manifest::Manifest;
+use crate::splayed::types::ColumnType;
 
 /// An open table: its manifest and its symbol file, and each column's files once a
 /// query asked for them (mapped once, so a second query does not fault the pages in
-/// again).
+/// again), and so the index's ([`crate::hash_index::files`]).
 pub struct Table {
-    dir: PathBuf,
+    pub(crate) dir: PathBuf,
     /// What the table holds.
     pub manifest: Manifest,
     symbol_bytes: Mmap,
     symbol_offsets: Mmap,
     columns: Vec<OnceLock<ColumnFiles>>,
-    index: OnceLock<Option<IndexFiles>>,
+    pub(crate) index: OnceLock<Option<IndexFiles>>,
 }
 
 /// One column's files, mapped.
@@ -43,8 +44,9 @@ pub struct ColumnFiles {
     pub width: usize,
 }
 
-/// Maps the file at `path`, checking that it is `len` bytes long.
-fn map_exact(dir: &Path, path: &Path, len: u64) -> Result<Mmap, TableError> {
+/// Maps the file at `path` of the table at `dir`, checking that it is `len` bytes
+/// long.
+pub(crate) fn map_exact(dir: &Path, path: &Path, len: u64) -> Result<Mmap, TableError> {
     let file = File::open(path)
         .map_err(|e| TableError::NotATable(dir.into(), format!("{}: {e}", path.display())))?;
     // SAFETY: a table's files are written once, under a temporary name, and renamed
@@ -154,53 +156,6 @@ impl Table {
         })
     }
 
-    /// The hash index of column `k` ([`crate::hash_index`]), its files mapped;
-    /// `None` when the load built none on `k`.
-    ///
-    /// # Errors
-    /// As [`Table::open`].
-    pub fn index(&self, k: usize) -> Result<Option<&IndexFiles>, TableError> {
-        if self.manifest.index != Some(k) {
-            return Ok(None);
-        }
-        if let Some(index) = self.index.get() {
-            return Ok(index.as_ref());
-        }
-        let index = self.map_index(k)?;
-        Ok(self.index.get_or_init(|| Some(index)).as_ref())
-    }
-
-    fn map_index(&self, k: usize) -> Result<IndexFiles, TableError> {
-        let file = |part| column_file(&self.dir, k, part);
-        let len = |part| std::fs::metadata(file(part)).map_or(0, |m| m.len());
-        // The offsets are groups + 1 words; the slots a power of two of at least
-        // twice the groups.
-        let offsets = map_exact(
-            &self.dir,
-            &file("index.offsets"),
-            len("index.offsets").max(8),
-        )?;
-        let rows = map_exact(&self.dir, &file("index.rows"), 8 * self.manifest.rows)?;
-        let slots = map_exact(&self.dir, &file("index.slots"), len("index.slots").max(8))?;
-        let index = IndexFiles {
-            offsets,
-            rows,
-            slots,
-        };
-        let (groups, slots) = (index.groups(), index.slots.len() / 4);
-        let bad = if index.offset(groups) != self.manifest.rows {
-            Some("the index does not cover every row")
-        } else if !slots.is_power_of_two() || slots < 2 * groups {
-            Some("the index's slots are not a power of two of twice its groups")
-        } else {
-            None
-        };
-        match bad {
-            Some(why) => Err(TableError::NotATable(self.dir.clone(), why.into())),
-            None => Ok(index),
-        }
-    }
-
     /// The bytes of symbol `id`.
     pub fn symbol(&self, id: u32) -> &[u8] {
         let (start, end) = (
@@ -212,7 +167,7 @@ impl Table {
 }
 
 /// Element `i` of a little-endian `u64` array.
-fn u64_at(bytes: &[u8], i: usize) -> u64 {
+pub(crate) fn u64_at(bytes: &[u8], i: usize) -> u64 {
     offset_at(bytes, 8, i)
 }
 
@@ -226,51 +181,6 @@ pub(crate) fn offset_at(bytes: &[u8], width: usize, i: usize) -> u64 {
         )),
         _ => u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes")),
     }
-}
-
-/// A column's hash index as it lies on disk ([`crate::hash_index`]): three
-/// little-endian arrays, mapped, read where a query needs them.
-pub struct IndexFiles {
-    offsets: Mmap,
-    rows: Mmap,
-    slots: Mmap,
-}
-
-impl IndexFiles {
-    /// Groups in the index.
-    pub fn groups(&self) -> usize {
-        self.offsets.len() / 8 - 1
-    }
-
-    /// Where group `g`'s rows start in the row list (`g == groups()`: its end).
-    pub fn offset(&self, g: usize) -> u64 {
-        u64_at(&self.offsets, g)
-    }
-
-    /// Group `g`'s rows, as little-endian `u64` row numbers in row order.
-    pub fn rows_of(&self, g: usize) -> &[u8] {
-        let (from, to) = (self.offset(g) as usize, self.offset(g + 1) as usize);
-        // A damaged file (offsets out of order or past the rows) gives no rows, not
-        // a panic.
-        self.rows.get(8 * from..8 * to).unwrap_or(&[])
-    }
-
-    // ANCHOR: probe
-    /// The groups that may hold a key of hash `hash`, in probe order: from slot
-    /// `hash & (slots - 1)` up to the first empty slot (the caller compares each
-    /// group's key; [`crate::hash_index`] explains the slots).
-    pub fn probe(&self, hash: u64) -> impl Iterator<Item = usize> + '_ {
-        let len = self.slots.len() / 4;
-        let slot =
-            |s: usize| u32::from_le_bytes(self.slots[4 * s..4 * s + 4].try_into().expect("4"));
-        let start = hash as usize & (len - 1);
-        (0..len)
-            .map(move |i| slot((start + i) & (len - 1)))
-            .take_while(|&g| g != 0)
-            .map(|g| g as usize - 1)
-            .filter(|&g| g < self.groups())
-    }
-    // ANCHOR_END: probe
 }
 
 /// One value read back from a column.
@@ -355,7 +265,8 @@ impl ColumnFiles {
 // ANCHOR: prefetch
 /// Asks the CPU to start loading row `i`'s value of `column` into the cache, without
 /// waiting for it; a hint, nothing on CPUs other than x86-64. A query over an index's
-/// scattered rows runs about three times faster with it (step 9's chapter).
+/// scattered rows waits on a cache miss for each row without it; with it, the
+/// misses of the rows ahead overlap (the chapter measures it).
 #[inline]
 pub fn prefetch(column: &ColumnFiles, i: usize) {
     let Some(bytes) = column.values.get(column.width * i..) else {
@@ -373,23 +284,6 @@ pub fn prefetch(column: &ColumnFiles, i: usize) {
     let _ = bytes;
 }
 // ANCHOR_END: prefetch
-
-// ANCHOR: decimal_to_f64
-/// The `f64` nearest to `units` x 10^-`scale` (`i64::MIN`: -0.0): the same bits as
-/// parsing the field's text, because both round the same rational number correctly.
-/// Clinger's fast path when it is exact, else the standard library's parse.
-pub fn decimal_to_f64(units: i64, scale: u8) -> f64 {
-    if units == i64::MIN {
-        return -0.0;
-    }
-    if units.unsigned_abs() <= 1 << 53 && scale <= 22 {
-        return units as f64 / POWERS_OF_TEN[usize::from(scale)];
-    }
-    format!("{units}e-{scale}")
-        .parse()
-        .expect("a decimal parses")
-}
-// ANCHOR_END: decimal_to_f64
 
 #[cfg(test)]
 mod tests {

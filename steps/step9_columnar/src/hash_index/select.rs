@@ -16,11 +16,11 @@
 
 use harness::query::key_text;
 
-use crate::encode::{Bits, ColumnChunk, Out, push_typed};
-use crate::error::TableError;
-use crate::hash_index::hash_key;
-use crate::infer::ColumnType;
-use crate::scan::{ColumnFiles, IndexFiles, Table};
+use crate::hash_index::{IndexFiles, hash_key};
+use crate::splayed::encode::{Bits, ColumnChunk, Out, push_typed};
+use crate::splayed::error::TableError;
+use crate::splayed::scan::{ColumnFiles, Table};
+use crate::splayed::types::ColumnType;
 
 /// `--where COLUMN=VALUE`, split at the first `=` (a column's name has none of its
 /// own; the value may).

@@ -5,11 +5,14 @@
 
 use hashbrown::DefaultHashBuilder;
 
-use crate::exact;
-use crate::infer::{ColumnType, null_as_empty, parse_bool, parse_int};
-use crate::symbols::LocalDict;
+use crate::Record;
+use crate::splayed::cooked::CookedIn;
+use crate::splayed::date;
+use crate::splayed::decimal::{decimal, parse_fixed_scaled};
+use crate::splayed::infer::null_as_empty;
+use crate::splayed::symbols::LocalDict;
+use crate::splayed::types::{ColumnType, parse_bool, parse_int};
 use crate::value::parse_value;
-use crate::{Record, date};
 
 /// A bit per row, 1 = the row has a value (not NULL); Arrow's validity bitmap.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -105,7 +108,7 @@ pub struct ColumnChunk<'m> {
     /// (the values are these end offsets).
     pub text_end: u64,
     /// For a `text` column: the bytes of each end offset in `values`, 4 or 8
-    /// ([`crate::layout::text_offset_width`]).
+    /// ([`crate::splayed::layout::text_offset_width`]).
     pub offset_width: usize,
     /// Which rows have a value (for every type but `string` and `text`, where empty
     /// is a string).
@@ -301,7 +304,7 @@ pub(crate) fn push_typed(column: &mut ColumnChunk, ty: ColumnType, field: &[u8])
         ColumnType::Float64 => match parse_value(field) {
             Ok(v) => {
                 values.put(&v.unwrap_or(0.0).to_le_bytes());
-                let fixed = exact::parse_fixed_scaled(field).map_or(i128::MIN, |(f, _)| f);
+                let fixed = parse_fixed_scaled(field).map_or(i128::MIN, |(f, _)| f);
                 column.exact.put(&fixed.to_le_bytes());
             }
             Err(_) => return false,
@@ -320,24 +323,6 @@ pub(crate) fn push_typed(column: &mut ColumnChunk, ty: ColumnType, field: &[u8])
     }
     true
 }
-
-// ANCHOR: decimal
-/// A plain decimal as an `i64` count of 10^-`scale` units; `i64::MIN` for a negative
-/// zero (`-0.0`), so that the column gives back the field's `f64` bits; `None` when
-/// the field is not a plain decimal with at most `scale` digits after the point that
-/// fits.
-#[inline]
-pub fn decimal(field: &[u8], scale: u8) -> Option<i64> {
-    let (negative, mantissa, digits) = exact::parse_digits(field)?;
-    let shift = u32::from(scale).checked_sub(digits)?;
-    if mantissa == 0 && negative {
-        return Some(i64::MIN);
-    }
-    // Up to 19 digits times up to 10^18: a u128 holds it; i64 may not.
-    let units = i64::try_from(u128::from(mantissa) * exact::POWERS[shift as usize] as u128).ok()?;
-    Some(if negative { -units } else { units })
-}
-// ANCHOR_END: decimal
 
 #[cfg(test)]
 mod tests {
@@ -359,7 +344,7 @@ mod tests {
             assert_eq!(column.text.filled(), b"abcd");
             let values = column.values.filled();
             let offsets: Vec<u64> = (0..values.len() / width)
-                .map(|i| crate::scan::offset_at(values, width, i))
+                .map(|i| crate::splayed::scan::offset_at(values, width, i))
                 .collect();
             assert_eq!(offsets, [start + 2, start + 4], "width {width}");
         }
@@ -386,61 +371,5 @@ mod tests {
                 assert_eq!(joined, expected, "{a} + {b}");
             }
         }
-    }
-
-    /// The units as the exact parse's 10^-18 count divided down: what `decimal`
-    /// computes without the division.
-    fn decimal_by_division(field: &[u8], scale: u8) -> Option<i64> {
-        let (fixed, digits) = exact::parse_fixed_scaled(field)?;
-        if digits > u32::from(scale) {
-            return None;
-        }
-        if fixed == 0 && field.first() == Some(&b'-') {
-            return Some(i64::MIN);
-        }
-        let units = fixed / exact::POWERS[usize::from(exact::SCALE as u8 - scale)];
-        i64::try_from(units).ok().filter(|&u| u != i64::MIN)
-    }
-
-    #[test]
-    fn decimal_is_the_division_of_the_exact_parse() {
-        let mut fields: Vec<Vec<u8>> = Vec::new();
-        for sign in ["", "-", "+"] {
-            for int in [
-                "",
-                "0",
-                "7",
-                "12",
-                "9223372036854775807",
-                "9223372036854775808",
-                "999999999999999999",
-            ] {
-                for frac in ["", ".", ".0", ".5", ".25", ".000001", ".1234567"] {
-                    fields.push(format!("{sign}{int}{frac}").into_bytes());
-                }
-            }
-        }
-        for field in &fields {
-            for scale in [0u8, 1, 2, 6, 12, 18] {
-                assert_eq!(
-                    decimal(field, scale),
-                    decimal_by_division(field, scale),
-                    "{:?} at scale {scale}",
-                    String::from_utf8_lossy(field)
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn decimals_in_units_of_their_scale() {
-        assert_eq!(decimal(b"-12.5", 3), Some(-12_500));
-        assert_eq!(decimal(b"+.5", 1), Some(5));
-        assert_eq!(decimal(b"-0.000", 6), Some(i64::MIN));
-        assert_eq!(decimal(b"0.000", 6), Some(0));
-        assert_eq!(decimal(b"1.25", 1), None); // too many digits for the scale
-        assert_eq!(decimal(b"1e3", 6), None);
-        assert_eq!(decimal(b"9223372036854775807", 0), Some(i64::MAX));
-        assert_eq!(decimal(b"9223372036854775807", 1), None);
     }
 }

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use harness::query::{QueryError, key_text};
 use serde_json::{Value, json};
 
-use crate::infer::ColumnType;
+use crate::splayed::types::ColumnType;
 
 /// An error of `load` or `query`.
 #[derive(Debug)]

@@ -16,7 +16,7 @@
 //! load infers the same storage on any number of threads and chunk sizes. With
 //! `K` = 256 the estimate's relative error is about 1/sqrt(K), 6%.
 //!
-//! The load uses it to choose how a string column is stored ([`crate::infer`]):
+//! The load uses it to choose how a string column is stored ([`crate::splayed::infer`]):
 //! interned when its values repeat, as plain text when nearly every one is new.
 
 /// Hashes kept.

@@ -64,9 +64,9 @@ impl MappedFile {
     ///
     /// Unmap first ([`MappedFile::unmap`]): writing back a page that is still
     /// mapped writable must first make it read-only in every CPU's TLB (the
-    /// kernel's `page_mkclean`), an interrupt to the other cores for each page.
-    /// On the 1 GB file's load that was 15% of the load's CPU time (perf), and
-    /// one `munmap` of the whole map flushes the TLBs once.
+    /// kernel's `page_mkclean`), an interrupt to the other cores for each page,
+    /// a large share of a big load's CPU time (the chapter profiles it); one
+    /// `munmap` of the whole map flushes the TLBs once.
     ///
     /// # Errors
     /// What `fsync` fails with.

@@ -95,8 +95,8 @@ impl LocalDict {
     /// Room for `strings` more strings of `bytes` bytes in all, so that the arrays
     /// are allocated once instead of doubling (their bytes asked for: about half).
     /// The hash table still grows by doubling: sized up front it made the load's
-    /// pass 2 slower, 3.3 s against 2.2 on the 1 GB file (every early insert a cache
-    /// miss in a table of the chunk's final size), for all its saved rehashes.
+    /// pass 2 slower (every early insert a cache miss in a table of the chunk's
+    /// final size), for all its saved rehashes.
     pub fn reserve(&mut self, strings: usize, bytes: usize) {
         self.ends.reserve(strings);
         self.hashes.reserve(strings);

@@ -1,0 +1,369 @@
+//! The answer's groups, in key order, without a heap allocation per group.
+//!
+//! A query with a million distinct keys has a million groups. Held as a map from an
+//! owned key to its group, the answer would ask the heap a million times for the
+//! keys and sort them through a million pointers; building it would then cost more
+//! than the query. So the keys lie back to back in one buffer, a group's key is
+//! where the previous one ends up to its own end, and the groups are in one vector
+//! beside them, all three in key order:
+//!
+//! ```text
+//! keys:   "booksfishgames"        one buffer, keys back to back
+//! ends:   [5, 9, 14]              key i is keys[ends[i-1]..ends[i]]
+//! groups: [books, fish, games]    the aggregates of key i
+//! ```
+//!
+//! A step's table hands its groups to a [`GroupsBuilder`] in any order; `finish` sorts
+//! them once, by their first 16 bytes as one big-endian `u128` (an integer compare for
+//! nearly every pair, with the keys' bytes read only on a tie), and gathers the keys
+//! into key order.
+
+use std::fmt;
+use std::ops::Index;
+
+use crate::query::answer::{Group, key_text};
+
+/// The groups of an answer, in key order (bytes compared as unsigned, shorter first
+/// on a common prefix: the order of `[u8]`). Keys are distinct.
+#[derive(Clone, Default, PartialEq)]
+pub struct Groups {
+    keys: Vec<u8>,
+    ends: Vec<usize>,
+    groups: Vec<Group>,
+}
+
+impl Groups {
+    /// No groups.
+    pub fn new() -> Groups {
+        Groups::default()
+    }
+
+    /// A builder for about `groups` groups whose keys hold `key_bytes` bytes in all
+    /// (hints: it grows past them).
+    pub fn builder(groups: usize, key_bytes: usize) -> GroupsBuilder {
+        GroupsBuilder {
+            keys: Vec::with_capacity(key_bytes),
+            ends: Vec::with_capacity(groups),
+            groups: Vec::with_capacity(groups),
+        }
+    }
+
+    /// Groups in the answer.
+    pub fn len(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// True when the answer has no group.
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+
+    /// The key of group `i` (in key order).
+    fn key(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.keys[start..self.ends[i]]
+    }
+
+    /// The groups with their keys, in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&[u8], &Group)> {
+        (0..self.len()).map(|i| (self.key(i), &self.groups[i]))
+    }
+
+    /// The keys, in key order.
+    pub fn keys(&self) -> impl Iterator<Item = &[u8]> {
+        (0..self.len()).map(|i| self.key(i))
+    }
+
+    /// The groups, in key order.
+    pub fn values(&self) -> std::slice::Iter<'_, Group> {
+        self.groups.iter()
+    }
+
+    /// The group of `key`, found by binary search.
+    pub fn get(&self, key: &[u8]) -> Option<&Group> {
+        let (mut low, mut high) = (0, self.len());
+        while low < high {
+            let mid = low + (high - low) / 2;
+            match self.key(mid).cmp(key) {
+                std::cmp::Ordering::Less => low = mid + 1,
+                std::cmp::Ordering::Greater => high = mid,
+                std::cmp::Ordering::Equal => return Some(&self.groups[mid]),
+            }
+        }
+        None
+    }
+
+    /// The group of `key`, to change it (tests make wrong answers so).
+    pub fn get_mut(&mut self, key: &[u8]) -> Option<&mut Group> {
+        let (mut low, mut high) = (0, self.len());
+        while low < high {
+            let mid = low + (high - low) / 2;
+            match self.key(mid).cmp(key) {
+                std::cmp::Ordering::Less => low = mid + 1,
+                std::cmp::Ordering::Greater => high = mid,
+                std::cmp::Ordering::Equal => return Some(&mut self.groups[mid]),
+            }
+        }
+        None
+    }
+
+    /// True when `key` has a group.
+    pub fn contains_key(&self, key: &[u8]) -> bool {
+        self.get(key).is_some()
+    }
+}
+
+/// The groups of a table, in the table's order, then sorted once ([`Groups::builder`]).
+pub struct GroupsBuilder {
+    keys: Vec<u8>,
+    ends: Vec<usize>,
+    groups: Vec<Group>,
+}
+
+impl GroupsBuilder {
+    /// Adds the group of `key`, a key no other group of this builder has.
+    #[inline]
+    pub fn push(&mut self, key: &[u8], group: Group) {
+        self.keys.extend_from_slice(key);
+        self.ends.push(self.keys.len());
+        self.groups.push(group);
+    }
+
+    /// Adds every group of `other` (keys distinct from this builder's).
+    pub fn append(&mut self, other: GroupsBuilder) {
+        let base = self.keys.len();
+        self.keys.extend_from_slice(&other.keys);
+        self.ends.extend(other.ends.iter().map(|end| base + end));
+        self.groups.extend_from_slice(&other.groups);
+    }
+
+    /// Groups pushed so far.
+    pub fn len(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// True when no group was pushed.
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+
+    /// The groups in key order. The keys pushed must be distinct.
+    pub fn finish(self) -> Groups {
+        let mut order = self.prefixes();
+        order.sort_unstable_by(|a, b| self.compare(a, b));
+        self.checked_gather(order)
+    }
+
+    /// [`GroupsBuilder::finish`], the sort on every core of rayon's pool: for a step
+    /// that runs on every core anyway, when its answer is large.
+    pub fn finish_parallel(self) -> Groups {
+        use rayon::slice::ParallelSliceMut;
+        let mut order = self.prefixes();
+        order.par_sort_unstable_by(|a, b| self.compare(a, b));
+        self.checked_gather(order)
+    }
+
+    fn checked_gather(self, order: Vec<(u128, usize)>) -> Groups {
+        debug_assert!(
+            order
+                .windows(2)
+                .all(|w| self.key(w[0].1) != self.key(w[1].1)),
+            "a key was pushed twice"
+        );
+        self.gather(order.into_iter().map(|(_, i)| i))
+    }
+
+    fn key(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.keys[start..self.ends[i]]
+    }
+
+    /// Every group's number with its key's first 16 bytes.
+    fn prefixes(&self) -> Vec<(u128, usize)> {
+        (0..self.groups.len())
+            .map(|i| (prefix(self.key(i)), i))
+            .collect()
+    }
+
+    /// Key order: the 16-byte prefixes, a tie (a shared prefix) broken by the whole
+    /// keys, then by number.
+    fn compare(&self, a: &(u128, usize), b: &(u128, usize)) -> std::cmp::Ordering {
+        a.0.cmp(&b.0)
+            .then_with(|| self.key(a.1).cmp(self.key(b.1)))
+            .then(a.1.cmp(&b.1))
+    }
+
+    /// Every group's number with its key's first 16 bytes, sorted by key.
+    fn order(&self) -> Vec<(u128, usize)> {
+        let mut order = self.prefixes();
+        order.sort_unstable_by(|a, b| self.compare(a, b));
+        order
+    }
+
+    /// The groups numbered by `order`, their keys copied into key order.
+    fn gather(&self, order: impl ExactSizeIterator<Item = usize>) -> Groups {
+        let mut out = Groups::builder(order.len(), self.keys.len());
+        for i in order {
+            out.push(self.key(i), self.groups[i]);
+        }
+        Groups {
+            keys: out.keys,
+            ends: out.ends,
+            groups: out.groups,
+        }
+    }
+}
+
+/// A key's first 16 bytes as a big-endian integer, zero-padded: two keys whose
+/// prefixes differ compare as their prefixes do.
+#[inline]
+fn prefix(key: &[u8]) -> u128 {
+    let mut bytes = [0u8; 16];
+    let n = key.len().min(16);
+    bytes[..n].copy_from_slice(&key[..n]);
+    u128::from_be_bytes(bytes)
+}
+
+/// A map's collection: a key given twice keeps the group given last, as a
+/// `BTreeMap` would. For tests and small answers; a table uses [`GroupsBuilder`].
+impl FromIterator<(Vec<u8>, Group)> for Groups {
+    fn from_iter<I: IntoIterator<Item = (Vec<u8>, Group)>>(items: I) -> Groups {
+        let mut builder = Groups::builder(0, 0);
+        for (key, group) in items {
+            builder.push(&key, group);
+        }
+        let order = builder.order();
+        // Within a run of equal keys the numbers ascend: keep the last of each run.
+        let last = order
+            .iter()
+            .enumerate()
+            .filter(|&(k, &(_, i))| {
+                order
+                    .get(k + 1)
+                    .is_none_or(|&(_, next)| builder.key(next) != builder.key(i))
+            })
+            .map(|(_, &(_, i))| i)
+            .collect::<Vec<_>>();
+        builder.gather(last.into_iter())
+    }
+}
+
+/// [`FromIterator`] of owned keys, for borrowed ones.
+impl<'a> FromIterator<(&'a [u8], Group)> for Groups {
+    fn from_iter<I: IntoIterator<Item = (&'a [u8], Group)>>(items: I) -> Groups {
+        items.into_iter().map(|(k, g)| (k.to_vec(), g)).collect()
+    }
+}
+
+impl Index<&[u8]> for Groups {
+    type Output = Group;
+
+    /// The group of `key`.
+    ///
+    /// # Panics
+    /// When `key` has no group.
+    fn index(&self, key: &[u8]) -> &Group {
+        self.get(key)
+            .unwrap_or_else(|| panic!("no group {:?}", key_text(key)))
+    }
+}
+
+impl<'a> IntoIterator for &'a Groups {
+    type Item = (&'a [u8], &'a Group);
+    type IntoIter = Box<dyn Iterator<Item = (&'a [u8], &'a Group)> + 'a>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
+impl fmt::Debug for Groups {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map()
+            .entries(self.iter().map(|(k, g)| (key_text(k), g)))
+            .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn group(count: u64) -> Group {
+        Group {
+            count,
+            ..Group::default()
+        }
+    }
+
+    #[test]
+    fn keys_come_out_in_byte_order_whatever_order_they_went_in() {
+        // Shared 16-byte prefixes, a prefix of another key, the empty key, bytes
+        // above 0x7f, and a NUL that zero-padding must not confuse with the end.
+        let keys: Vec<&[u8]> = vec![
+            b"abcdefghijklmnopq",
+            b"abcdefghijklmnop",
+            b"abcdefghijklmnopa",
+            b"",
+            b"\xff",
+            b"ab\0",
+            b"ab",
+            b"b",
+            b"abcdefghijklmnoZ",
+        ];
+        let mut builder = Groups::builder(0, 0);
+        for (i, k) in keys.iter().enumerate() {
+            builder.push(k, group(i as u64));
+        }
+        let groups = builder.finish();
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(groups.keys().collect::<Vec<_>>(), sorted);
+        for (i, k) in keys.iter().enumerate() {
+            assert_eq!(groups[k].count, i as u64);
+        }
+        assert_eq!(groups.get(b"abc"), None);
+        assert_eq!(groups.len(), keys.len());
+    }
+
+    #[test]
+    fn collecting_keeps_the_last_group_of_a_repeated_key() {
+        let groups: Groups = [
+            (b"b".to_vec(), group(1)),
+            (b"a".to_vec(), group(2)),
+            (b"b".to_vec(), group(3)),
+            (b"b".to_vec(), group(4)),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(groups.len(), 2);
+        assert_eq!((groups[b"a"].count, groups[b"b"].count), (2, 4));
+        let empty: Groups = std::iter::empty::<(Vec<u8>, Group)>().collect();
+        assert!(empty.is_empty() && empty == Groups::new());
+    }
+
+    #[test]
+    fn many_random_keys_sort_as_a_btreemap_would() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut model = std::collections::BTreeMap::new();
+        let mut builder = Groups::builder(0, 0);
+        for i in 0..20_000u64 {
+            let len = (next() % 24) as usize;
+            let key: Vec<u8> = (0..len).map(|_| b"ab\0z"[(next() % 4) as usize]).collect();
+            if !model.contains_key(&key) {
+                model.insert(key.clone(), i);
+                builder.push(&key, group(i));
+            }
+        }
+        let groups = builder.finish();
+        let got: Vec<(&[u8], u64)> = groups.iter().map(|(k, g)| (k, g.count)).collect();
+        let want: Vec<(&[u8], u64)> = model.iter().map(|(k, &i)| (&k[..], i)).collect();
+        assert_eq!(got, want);
+    }
+}

@@ -1,0 +1,126 @@
+//! The threads' tables merged into one answer. Each thread aggregated its chunks
+//! into a table of its own; a key can be in every one of them, and the answer must
+//! not depend on which thread saw it first (the exact sums see to the values).
+//!
+//! With few groups, the tables are merged into the largest on one thread: a few
+//! hundred lookups. With many, that one thread would do a second pass of the whole
+//! GROUP BY while the other cores wait, so the merge runs on every core too, split
+//! the way DuckDB's parallel aggregation splits it (Mühleisen and Raasveldt,
+//! "Parallel Grouped Aggregation in DuckDB", 2022): by bits of the keys' hash, which put a key in the same partition in every table. Each partition is
+//! merged alone, by one worker, into a small table, and turned into its part of the
+//! answer; the parts are sorted into key order once, on every core.
+//!
+//! ```text
+//! thread tables:   T0            T1
+//! partitions:      T0[0..P)      T1[0..P)      (the groups' numbers, by bits of their hash)
+//! worker p:        merge T0[p] and T1[p] into a table, then its groups
+//! answer:          every partition's groups, sorted by key
+//! ```
+
+use harness::query::Groups;
+
+use crate::chunks::map_chunks;
+use crate::table::{GroupBy, GroupTable};
+
+/// Fewer groups than this in all tables: merged on one thread, where the partitions'
+/// set-up would cost more than the merge.
+const ON_EVERY_CORE_FROM: usize = 1 << 14;
+
+/// Partitions a worker's share is cut into: several a worker, so that an unlucky
+/// partition does not leave the other workers idle.
+const PARTS_PER_WORKER: usize = 8;
+
+// ANCHOR: merge
+/// The answer of `tables`, the tables of the threads that aggregated the chunks,
+/// merged on `threads` workers.
+pub fn merge(mut tables: Vec<GroupTable>, threads: usize) -> Groups {
+    tables.retain(|t| !t.is_empty());
+    let groups: usize = tables.iter().map(GroupTable::len).sum();
+    if threads <= 1 || tables.len() <= 1 || groups < ON_EVERY_CORE_FROM {
+        // Into the largest table: its groups need no second lookup.
+        tables.sort_by_key(|t| std::cmp::Reverse(t.len()));
+        let mut tables = tables.into_iter();
+        let mut merged = tables.next().unwrap_or_default();
+        for table in tables {
+            merged.merge(table);
+        }
+        return merged.to_groups();
+    }
+    let bits = (threads * PARTS_PER_WORKER)
+        .next_power_of_two()
+        .trailing_zeros();
+    let (partitions, _) = map_chunks(
+        threads,
+        tables.len(),
+        || (),
+        |_, t| tables[t].partitions(bits),
+    );
+    let (parts, _) = map_chunks(
+        threads,
+        1 << bits,
+        || (),
+        |_, p| {
+            let size: usize = partitions.iter().map(|parts| parts[p].len()).sum();
+            let mut merged = GroupTable::with_slots(4 * size);
+            for (table, parts) in tables.iter().zip(&partitions) {
+                for &group in &parts[p] {
+                    let (key, acc) = table.group(group);
+                    merged.entry(key).merge(acc);
+                }
+            }
+            let mut part = Groups::builder(merged.len(), 0);
+            for (key, acc) in merged.iter() {
+                part.push(key, acc.group());
+            }
+            part
+        },
+    );
+    let mut answer = Groups::builder(groups, 0);
+    for part in parts {
+        answer.append(part);
+    }
+    answer.finish_parallel()
+}
+// ANCHOR_END: merge
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::parse_number;
+
+    /// The same groups, merged on one thread and on several, from tables that share
+    /// keys, at fewer and at more groups than the partitioned merge starts from.
+    #[test]
+    fn every_core_merges_to_the_one_thread_answer() {
+        for keys in [10, ON_EVERY_CORE_FROM + 1000] {
+            // Table t holds the keys t, t + 2, t + 4, ...: every key is in two of
+            // the three tables but the first and the last.
+            let tables = || {
+                (0..3)
+                    .map(|t| {
+                        let mut table = GroupTable::default();
+                        for k in (t..keys).step_by(2) {
+                            let value = format!("{t}.5");
+                            let number = parse_number(value.as_bytes()).unwrap();
+                            table.entry(format!("key-{k}").as_bytes()).add(number);
+                        }
+                        table
+                    })
+                    .collect::<Vec<_>>()
+            };
+            let one = merge(tables(), 1);
+            assert_eq!(one.len(), keys, "{keys}");
+            for threads in [2, 3, 8] {
+                assert_eq!(
+                    merge(tables(), threads),
+                    one,
+                    "{keys} keys, {threads} threads"
+                );
+            }
+            // key-2 is in tables 0 and 2 (0.5 + 2.5); key-1 in table 1 alone.
+            assert_eq!((one[b"key-2"].count, one[b"key-2"].sum), (2, Some(3.0)));
+            assert_eq!((one[b"key-1"].count, one[b"key-1"].sum), (1, Some(1.5)));
+        }
+        assert!(merge(Vec::new(), 2).is_empty());
+    }
+}
