@@ -46,6 +46,7 @@ pub mod query;
 pub mod record;
 pub mod tiles;
 pub mod value;
+pub mod wide;
 
 use record::{Field, split_record};
 use tiles::Geometry;

@@ -327,6 +327,7 @@ impl GroupTable {
         &mut self.accs[group]
     }
 
+    // ANCHOR: entry_at
     /// The accumulator of the key `input[start..end]`, its words read in place
     /// ([`KeyWords::at`]).
     #[inline(always)]
@@ -334,6 +335,7 @@ impl GroupTable {
         let group = self.find(KeyWords::at(input, start, end), &input[start..end]);
         &mut self.accs[group]
     }
+    // ANCHOR_END: entry_at
 
     // ANCHOR: entry
     // ANCHOR: exercise_table_entry
@@ -405,6 +407,7 @@ impl GroupTable {
         group
     }
 
+    // ANCHOR: grow
     /// Doubles the slots and puts every group at its new place. The groups are
     /// read in their own order, so that the heads and keys stream from memory and
     /// only the writes to the new slots land at random: with a million groups the
@@ -421,6 +424,7 @@ impl GroupTable {
             self.slots[i] = (hash as u32, group as u32 + 1);
         }
     }
+    // ANCHOR_END: grow
 
     /// Every group with its key bytes, in the order they were first seen.
     pub fn iter(&self) -> impl Iterator<Item = (&[u8], &Acc)> {

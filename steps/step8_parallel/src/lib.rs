@@ -27,8 +27,8 @@
 //!
 //! **Read more.** Elias Stehle and Hans-Arno Jacobsen, "ParPaRaw: Massively Parallel
 //! Parsing of Delimiter-Separated Raw Data" (VLDB 2020), the transition functions and
-//! their scan; the cuDF CSV reader's speculative tiles; Jonathan Shewchuk, "Adaptive
-//! Precision Floating-Point Arithmetic" (1997), the exact sum of `f64`s.
+//! their scan; the cuDF CSV reader's speculative tiles; Radford M. Neal, "Fast exact
+//! summation using small and large superaccumulators" (2015), the exact sum of `f64`s.
 
 use std::fs::File;
 use std::marker::PhantomData;
@@ -58,6 +58,7 @@ pub mod query;
 pub mod step1_query;
 pub mod table;
 pub mod value;
+pub mod wide;
 
 pub use blocks::Tier;
 pub use index::Stats;

@@ -5,19 +5,22 @@
 //! a plain decimal (at most 19 digits, at most 18 after the point):
 //!     fixed += digits * 10^(18 - fraction digits)         exact in i128 (+ a wrap count)
 //! anything else the query accepts (1e3, 20 digits, 19 fraction digits):
-//!     its f64, into Shewchuk's partials (an exact sum of f64s, as Python's fsum)
-//! at the end, once: the f64 nearest fixed / 10^18 (Rust's correctly rounded
-//! decimal parse), then the partials' correctly rounded sum
+//!     its f64, added exactly into a superaccumulator (crate::wide), only when a
+//!     group has one
+//! at the end, once: the f64 nearest the exact total, fixed / 10^18 plus the
+//! superaccumulator (crate::wide::round_exact), and the mean the f64 nearest
+//! that total divided by the count
 //! ```
 //!
-//! Integer addition is associative, and so is the partials' exact sum: any order of
-//! adding and merging gives the same `fixed`, the same wraps and the same rational
-//! value of the partials, so the same `f64`. When every value is a plain decimal and
-//! the sum stays under 2^127 / 10^18 (about 1.7e20) in magnitude, that `f64` is the
-//! exact sum correctly rounded; otherwise it is rounded twice, still the same for
-//! every order.
+//! Integer addition is associative: any order of adding and merging gives the same
+//! `fixed`, the same wraps and the same superaccumulator, so the same `f64`, rounded
+//! once from the exact value. A total beyond the largest `f64` rounds to an
+//! infinity, whatever the order its parts came in (the query reports it as an
+//! error); a mean is rounded from the exact total, so the mean of values near the
+//! largest `f64` is finite even when their sum is not.
 
 use crate::value::{NotANumber, parse_value_fast_float};
+use crate::wide::{Wide, round_exact};
 
 /// Fraction digits the fixed-point part keeps: the value's unit is 10^-18.
 pub const SCALE: u32 = 18;
@@ -92,16 +95,17 @@ pub(crate) const POWERS: [i128; 19] = {
 };
 
 // ANCHOR: sum
-/// An exact sum: a fixed-point integer that counts its wraps past `i128`, and
-/// Shewchuk's partials for the values that are not plain decimals.
+/// An exact sum: a fixed-point integer that counts its wraps past `i128`, and for
+/// the values that are not plain decimals, their exact sum in a superaccumulator
+/// ([`Wide`], made the first time a group has one).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ExactSum {
     /// The plain decimals' sum, modulo 2^128, in units of 10^-18.
     fixed: i128,
     /// Times `fixed` wrapped: the sum is `wraps * 2^128 + fixed`.
     wraps: i64,
-    /// Non-overlapping `f64`s whose exact sum is the other values' exact sum.
-    partials: Vec<f64>,
+    /// The other values' exact sum.
+    wide: Option<Box<Wide>>,
 }
 
 impl ExactSum {
@@ -110,7 +114,7 @@ impl ExactSum {
     pub fn add(&mut self, n: Number) {
         match n {
             Number::Fixed(x) => self.add_fixed(x),
-            Number::Float(x) => add_partial(&mut self.partials, x),
+            Number::Float(x) => self.wide.get_or_insert_default().add_f64(x),
         }
     }
 
@@ -127,41 +131,35 @@ impl ExactSum {
     pub fn merge(&mut self, other: &ExactSum) {
         self.add_fixed(other.fixed);
         self.wraps += other.wraps;
-        for &p in &other.partials {
-            add_partial(&mut self.partials, p);
+        if let Some(wide) = &other.wide {
+            self.wide.get_or_insert_default().add(wide);
         }
     }
 
-    /// The sum, rounded once to the nearest `f64` (see the module's note for when
-    /// it is rounded twice).
+    /// The sum, rounded once to the nearest `f64`; an infinity when the exact sum is
+    /// beyond the largest `f64`.
     pub fn to_f64(&self) -> f64 {
-        let mut decimal = fixed_to_f64(self.fixed);
-        if self.wraps != 0 {
-            decimal += self.wraps as f64 * 2f64.powi(128) / 1e18;
+        if self.wraps == 0 && self.wide.is_none() {
+            return fixed_to_f64(self.fixed);
         }
-        if self.partials.is_empty() {
-            return decimal;
-        }
-        let mut partials = self.partials.clone();
-        add_partial(&mut partials, decimal);
-        round_partials(&partials)
+        round_exact(self.wide.as_deref(), self.fixed, self.wraps, 1)
     }
 }
 // ANCHOR_END: sum
 
 // ANCHOR: mean
 impl ExactSum {
-    /// The sum divided by `n` (the group's non-NULL values): rounded once when every
-    /// value was a plain decimal and the sum did not wrap, as the ratio of integers
-    /// `fixed / (n * 10^18)` ([`crate::extremes::ratio_to_f64`]); otherwise `to_f64() / n`, rounded
-    /// twice (still the same for every order of the values).
+    /// The sum divided by `n` (the group's non-NULL values, at least 1), rounded once
+    /// from the exact sum: as the ratio of integers `fixed / (n * 10^18)`
+    /// ([`crate::extremes::ratio_to_f64`]) when every value was a plain decimal and the sum
+    /// did not wrap, else through the superaccumulator ([`round_exact`]).
     pub fn mean(&self, n: u64) -> f64 {
-        if self.wraps == 0 && self.partials.is_empty() && n > 0 {
+        if self.wraps == 0 && self.wide.is_none() {
             let q = u128::from(n) * 10u128.pow(SCALE); // under 2^124
             let m = crate::extremes::ratio_to_f64(self.fixed.unsigned_abs(), q);
             return if self.fixed < 0 { -m } else { m };
         }
-        self.to_f64() / n as f64
+        round_exact(self.wide.as_deref(), self.fixed, self.wraps, n)
     }
 }
 // ANCHOR_END: mean
@@ -171,53 +169,6 @@ impl ExactSum {
 pub(crate) fn fixed_to_f64(fixed: i128) -> f64 {
     let m = crate::extremes::ratio_to_f64(fixed.unsigned_abs(), 10u128.pow(SCALE));
     if fixed < 0 { -m } else { m }
-}
-
-/// Adds `x` to the partials exactly (Shewchuk 1997, as Python's `math.fsum`): each
-/// two-sum keeps the rounding error as a new partial. An infinite sum stays infinite.
-fn add_partial(partials: &mut Vec<f64>, mut x: f64) {
-    let mut kept = 0;
-    for j in 0..partials.len() {
-        let mut y = partials[j];
-        if x.abs() < y.abs() {
-            std::mem::swap(&mut x, &mut y);
-        }
-        let hi = x + y;
-        let lo = y - (hi - x);
-        if lo != 0.0 && hi.is_finite() {
-            partials[kept] = lo;
-            kept += 1;
-        }
-        x = hi;
-    }
-    partials.truncate(kept);
-    partials.push(x);
-}
-
-/// The partials' exact sum, correctly rounded (the last step of Python's `fsum`).
-fn round_partials(p: &[f64]) -> f64 {
-    let Some((&last, rest)) = p.split_last() else {
-        return 0.0;
-    };
-    let (mut hi, mut lo, mut k) = (last, 0.0, rest.len());
-    while k > 0 {
-        k -= 1;
-        let (x, y) = (hi, rest[k]);
-        hi = x + y;
-        lo = y - (hi - x);
-        if lo != 0.0 {
-            break;
-        }
-    }
-    // Half-way cases: the partials below decide which way to round.
-    if k > 0 && ((lo < 0.0 && rest[k - 1] < 0.0) || (lo > 0.0 && rest[k - 1] > 0.0)) {
-        let y = lo * 2.0;
-        let x = hi + y;
-        if y == x - hi {
-            hi = x;
-        }
-    }
-    hi
 }
 
 #[cfg(test)]

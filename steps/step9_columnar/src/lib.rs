@@ -63,6 +63,7 @@ pub mod value;
 pub mod export;
 pub mod hash_index;
 pub mod splayed;
+pub mod wide;
 
 pub use blocks::Tier;
 pub use index::Stats;
