@@ -8,8 +8,9 @@
 //!   a small generated file and a `--records` check of every conformance case through
 //!   every step binary, the peers' answer check (`tools/peers/test_peers.py`),
 //!   `./bench.sh --quick --peers` (the results table with Polars, DuckDB, pyarrow and
-//!   simd-csv, `results.json` and the chart, on a small file, one run), the book, and
-//!   every fuzz target for
+//!   simd-csv, `results.json` and the chart, on a small file, one run), the hand-off
+//!   to Spark and DataFusion (`cargo x handoff`, with `REQUIRE_HANDOFF=1`), the book,
+//!   and every fuzz target for
 //!   [`CI_FUZZ_SECONDS`] seconds (`cargo x fuzz`).
 //! - `cargo x exercise list|check NAME|reset NAME|prefetch|generate|verify`: the
 //!   workshop's exercises (`exercise/`); CI runs `verify` after the tests.
@@ -21,6 +22,8 @@
 //!   AddressSanitizer), seeds each one's corpus with `data/conformance/*.csv`, then runs
 //!   each for SECONDS (default 20). A crash fails it; see `fuzz/README.md`.
 //! - `cargo x nvrtc`: step 9's kernels compiled by NVRTC (the CI stage alone).
+//! - `cargo x handoff`: the columnar step's Parquet export read by Spark and
+//!   DataFusion, whose answers must be the parallel step's (`handoff.rs`).
 //! - `cargo x msrv`: every member's `rust-version` covers its dependencies' (and
 //!   clippy's `incompatible_msrv`, in the clippy stage, covers its own code).
 //! - `cargo x book`: checks every `{{#include}}` of the book (file and anchor exist;
@@ -30,6 +33,7 @@ mod book;
 mod diff;
 mod exercise;
 mod fuzz;
+mod handoff;
 mod msrv;
 
 use std::path::{Path, PathBuf};
@@ -58,6 +62,7 @@ fn main() -> ExitCode {
         ["book"] => book::book(&root),
         ["msrv"] => msrv::check(&root),
         ["nvrtc"] => nvrtc_step9(&root),
+        ["handoff"] => handoff::handoff(&root),
         ["fuzz"] => fuzz::fuzz(&root, CI_FUZZ_SECONDS),
         ["fuzz", seconds] => match seconds.parse() {
             Ok(seconds) => fuzz::fuzz(&root, seconds),
@@ -73,7 +78,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         _ => Err(
-            "usage: cargo x ci | cargo x exercise list|check NAME|reset NAME|prefetch|generate|verify | cargo x book | cargo x msrv | cargo x nvrtc | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps"
+            "usage: cargo x ci | cargo x exercise list|check NAME|reset NAME|prefetch|generate|verify | cargo x book | cargo x msrv | cargo x nvrtc | cargo x handoff | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps"
                 .to_string(),
         ),
     };
@@ -187,6 +192,7 @@ fn ci(root: &Path) -> Result<(), String> {
         "target/peers/venv/bin/python",
         &["tools/peers/real_files.py", "--check"],
     )?;
+    handoff::ci(root)?;
     book::book(root)?;
     fuzz::fuzz(root, CI_FUZZ_SECONDS)?;
     println!("\nci: all checks passed");
