@@ -12,8 +12,9 @@
 //!   to Spark and DataFusion (`cargo x handoff`, with `REQUIRE_HANDOFF=1`), the book,
 //!   and every fuzz target for
 //!   [`CI_FUZZ_SECONDS`] seconds (`cargo x fuzz`).
-//! - `cargo x exercise list|check NAME|reset NAME|prefetch|generate|verify`: the
-//!   workshop's exercises (`exercise/`); CI runs `verify` after the tests.
+//! - `cargo x exercise list|start NAME|check NAME|reset NAME|solve NAME|prefetch|book|verify`:
+//!   the workshop's exercises, stubbed in place in the steps (`exercise/`); CI runs
+//!   `verify` after the tests.
 //! - `cargo stepdiff A B` (`cargo x diff A B`): the source diff (`src/`, and `kernels/`
 //!   where a step has them; new files in full) from step A to step B, which is the one
 //!   idea that step B adds.
@@ -77,10 +78,10 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
-        _ => Err(
-            "usage: cargo x ci | cargo x exercise list|check NAME|reset NAME|prefetch|generate|verify | cargo x book | cargo x msrv | cargo x nvrtc | cargo x handoff | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps"
-                .to_string(),
-        ),
+        _ => Err(format!(
+            "usage: cargo x ci | cargo x exercise {} | cargo x book | cargo x msrv | cargo x nvrtc | cargo x handoff | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps",
+            exercise::USAGE
+        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -162,8 +163,8 @@ fn ci(root: &Path) -> Result<(), String> {
         "cargo",
         &["test", "--workspace"],
     )?;
-    // The workshop's exercises: generated equals committed, every stub red, every
-    // solution green.
+    // The workshop's exercises: the book's sections current, every stub red, every
+    // step's body green.
     exercise::exercise(root, &["verify"])?;
     arrow_step8(root)?;
     asan_step6(root)?;
@@ -220,14 +221,14 @@ fn arrow_step8(root: &Path) -> Result<(), String> {
         &[
             &["test"],
             &features[..],
-            &["--test", "arrow", "--test", "parquet"],
+            &["--test", "main", "--", "arrow::", "parquet::"],
         ]
         .concat(),
     )
 }
 
 /// Step 9's kernels compiled by NVRTC for compute_80 and compute_90, with no GPU:
-/// `tests/nvrtc.rs` with `REQUIRE_NVRTC=1`, so that a missing library fails here
+/// the tests of `tests/nvrtc.rs` with `REQUIRE_NVRTC=1`, so that a missing library fails here
 /// instead of skipping. The library is the folder `NVRTC_LIB_DIR`, which `.ci/run`
 /// sets from `.ci/install-nvrtc.sh` (run that script once to run this locally).
 fn nvrtc_step9(root: &Path) -> Result<(), String> {
@@ -240,13 +241,13 @@ fn nvrtc_step9(root: &Path) -> Result<(), String> {
         _ => dir,
     };
     println!(
-        "\n==> REQUIRE_NVRTC=1 LD_LIBRARY_PATH={library_path} cargo test -p step9 --test nvrtc"
+        "\n==> REQUIRE_NVRTC=1 LD_LIBRARY_PATH={library_path} cargo test -p step9 --test main nvrtc::"
     );
     let status = Command::new("cargo")
         .current_dir(root)
         .env("REQUIRE_NVRTC", "1")
         .env("LD_LIBRARY_PATH", &library_path)
-        .args(["test", "-p", "step9", "--test", "nvrtc"])
+        .args(["test", "-p", "step9", "--test", "main", "nvrtc::"])
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if status.success() {
@@ -289,9 +290,7 @@ fn asan_step6(root: &Path) -> Result<(), String> {
 
 /// Every step binary, built in release mode: the gate and a one-run measurement on a
 /// small generated file, then `--records` on every conformance case, compared with
-/// the case's JSON byte for byte. The default members only: the exercise crates
-/// would be fifteen more release builds of steps (their stubs compile in clippy's
-/// stage, and `verify` builds and tests each).
+/// the case's JSON byte for byte.
 fn smoke(root: &Path) -> Result<(), String> {
     run(root, "cargo", &["build", "--release", "--bins"])?;
     let file = root.join("target/smoke/smoke.csv");

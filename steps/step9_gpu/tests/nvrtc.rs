@@ -6,7 +6,7 @@
 //! ```text
 //! python3 -m venv /tmp/nvrtc-venv && /tmp/nvrtc-venv/bin/pip install nvidia-cuda-nvrtc-cu12
 //! LD_LIBRARY_PATH=$(echo /tmp/nvrtc-venv/lib/python3*/site-packages/nvidia/cuda_nvrtc/lib) \
-//!     REQUIRE_NVRTC=1 cargo test -p step9 --test nvrtc
+//!     REQUIRE_NVRTC=1 cargo test -p step9 --test main nvrtc::
 //! ```
 
 use step9::device::{SOURCES, compile, nvrtc_present};

@@ -1,13 +1,13 @@
 //! The workshop's exercises: which function of which step, what the learner is asked,
 //! what the check runs, and the hints. The function itself is marked in the step's
 //! source by `// ANCHOR: exercise_<anchor>` and `// ANCHOR_END: exercise_<anchor>`
-//! (comments: the step builds as before, and the book includes the solution through
-//! the same anchor).
+//! (comments: the step builds as before, `start` finds the body to stub between
+//! them, and the book includes the solution through the same anchor).
 
 /// One exercise.
 pub struct Exercise {
     /// What a learner types: `cargo x exercise check step4-flag-bytes`. Also the
-    /// generated crate's folder under `exercises/` and its package name.
+    /// folder of its state under `target/exercises/`.
     pub name: &'static str,
     /// The step it comes from: 2..=9.
     pub step: u32,
@@ -21,7 +21,9 @@ pub struct Exercise {
     pub title: &'static str,
     /// The task, as the book states it (Markdown).
     pub task: &'static str,
-    /// The step's test targets the check runs, besides its unit tests and the gate.
+    /// The test families the check runs, besides the step's unit tests and the gate:
+    /// modules of the step's test binary `main` (`tests/main.rs`), which the check
+    /// filters on (`scan` runs `scan::…`).
     pub tests: &'static [&'static str],
     /// What those tests check, in words (Markdown).
     pub checks: &'static str,
