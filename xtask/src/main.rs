@@ -8,11 +8,13 @@
 //!   a small generated file and a `--records` check of every conformance case through
 //!   every step binary, the peers' answer check (`tools/peers/test_peers.py`),
 //!   `./bench.sh --quick --peers` (the results table with Polars, DuckDB, pyarrow and
-//!   simd-csv, `results.json` and the chart, on a small file, one run), the book, and
-//!   every fuzz target for
+//!   simd-csv, `results.json` and the chart, on a small file, one run), the hand-off
+//!   to Spark and DataFusion (`cargo x handoff`, with `REQUIRE_HANDOFF=1`), the book,
+//!   and every fuzz target for
 //!   [`CI_FUZZ_SECONDS`] seconds (`cargo x fuzz`).
-//! - `cargo x exercise list|check NAME|reset NAME|prefetch|generate|verify`: the
-//!   workshop's exercises (`exercise/`); CI runs `verify` after the tests.
+//! - `cargo x exercise list|start NAME|check NAME|reset NAME|solve NAME|prefetch|book|verify`:
+//!   the workshop's exercises, stubbed in place in the steps (`exercise/`); CI runs
+//!   `verify` after the tests.
 //! - `cargo stepdiff A B` (`cargo x diff A B`): the source diff (`src/`, and `kernels/`
 //!   where a step has them; new files in full) from step A to step B, which is the one
 //!   idea that step B adds.
@@ -21,6 +23,8 @@
 //!   AddressSanitizer), seeds each one's corpus with `data/conformance/*.csv`, then runs
 //!   each for SECONDS (default 20). A crash fails it; see `fuzz/README.md`.
 //! - `cargo x nvrtc`: step 10's kernels compiled by NVRTC (the CI stage alone).
+//! - `cargo x handoff`: the columnar step's Parquet export read by Spark and
+//!   DataFusion, whose answers must be the parallel step's (`handoff.rs`).
 //! - `cargo x msrv`: every member's `rust-version` covers its dependencies' (and
 //!   clippy's `incompatible_msrv`, in the clippy stage, covers its own code).
 //! - `cargo x book [--figures | --readme]`: checks every `{{#include}}` of the book
@@ -32,6 +36,7 @@ mod book;
 mod diff;
 mod exercise;
 mod fuzz;
+mod handoff;
 mod msrv;
 
 use std::path::{Path, PathBuf};
@@ -60,6 +65,7 @@ fn main() -> ExitCode {
         ["book", rest @ ..] => book::book(&root, rest),
         ["msrv"] => msrv::check(&root),
         ["nvrtc"] => nvrtc_step10(&root),
+        ["handoff"] => handoff::handoff(&root),
         ["fuzz"] => fuzz::fuzz(&root, CI_FUZZ_SECONDS),
         ["fuzz", seconds] => match seconds.parse() {
             Ok(seconds) => fuzz::fuzz(&root, seconds),
@@ -74,10 +80,10 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
-        _ => Err(
-            "usage: cargo x ci | cargo x exercise list|check NAME|reset NAME|prefetch|generate|verify | cargo x book [--figures | --readme] | cargo x msrv | cargo x nvrtc | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps"
-                .to_string(),
-        ),
+        _ => Err(format!(
+            "usage: cargo x ci | cargo x exercise {} | cargo x book [--figures | --readme] | cargo x msrv | cargo x nvrtc | cargo x handoff | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps",
+            exercise::USAGE
+        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -159,8 +165,8 @@ fn ci(root: &Path) -> Result<(), String> {
         "cargo",
         &["test", "--workspace"],
     )?;
-    // The workshop's exercises: generated equals committed, every stub red, every
-    // solution green.
+    // The workshop's exercises: the book's sections current, every stub red, every
+    // step's body green.
     exercise::exercise(root, &["verify"])?;
     arrow_step9(root)?;
     asan_step7(root)?;
@@ -189,6 +195,7 @@ fn ci(root: &Path) -> Result<(), String> {
         "target/peers/venv/bin/python",
         &["tools/peers/real_files.py", "--check"],
     )?;
+    handoff::ci(root)?;
     book::ci(root)?;
     fuzz::fuzz(root, CI_FUZZ_SECONDS)?;
     println!("\nci: all checks passed");
@@ -216,7 +223,7 @@ fn arrow_step9(root: &Path) -> Result<(), String> {
         &[
             &["test"],
             &features[..],
-            &["--test", "arrow", "--test", "parquet"],
+            &["--test", "main", "--", "arrow::", "parquet::"],
         ]
         .concat(),
     )
@@ -285,9 +292,7 @@ fn asan_step7(root: &Path) -> Result<(), String> {
 
 /// Every step binary, built in release mode: the gate and a one-run measurement on a
 /// small generated file, then `--records` on every conformance case, compared with
-/// the case's JSON byte for byte. The default members only: the exercise crates
-/// would be fifteen more release builds of steps (their stubs compile in clippy's
-/// stage, and `verify` builds and tests each).
+/// the case's JSON byte for byte.
 fn smoke(root: &Path) -> Result<(), String> {
     run(root, "cargo", &["build", "--release", "--bins"])?;
     let file = root.join("target/smoke/smoke.csv");

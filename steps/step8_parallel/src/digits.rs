@@ -254,12 +254,14 @@ fn all_digits<W: Lanes>(x: W) -> bool {
 /// pairs, then quads, then all eight, each step "times ten to the width of the
 /// lower part, plus the next part" in every lane at once. No lane overflows into
 /// the next: 99 < 2^8, 9999 < 2^16, 99999999 < 2^32.
+// ANCHOR: exercise_eight
 #[inline(always)]
 fn eight(v: u64) -> u32 {
     let v = (v * 10 + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
     let v = (v * 100 + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
     ((v * 10_000 + (v >> 32)) & 0xFFFF_FFFF) as u32
 }
+// ANCHOR_END: exercise_eight
 // ANCHOR_END: swar_tricks
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ const STEP: RGBColor = RGBColor(0x3b, 0x6e, 0xa8);
 const BASELINE: RGBColor = RGBColor(0xe0, 0x8a, 0x1e);
 const PEER: RGBColor = RGBColor(0x7b, 0x4f, 0x9d);
 const LIMIT: RGBColor = RGBColor(0x9a, 0x9a, 0x9a);
-const FONT: &str = "sans-serif";
+pub(crate) const FONT: &str = "sans-serif";
 /// The kinds of rows: role, color, legend.
 const KINDS: [(&str, RGBColor, &str); 4] = [
     ("step", STEP, "steps of the ladder"),

@@ -1,15 +1,15 @@
 //! The workshop's exercises: which function of which step, what the learner is asked,
 //! what the check runs, and the hints. The function itself is marked in the step's
 //! source by `// ANCHOR: exercise_<anchor>` and `// ANCHOR_END: exercise_<anchor>`
-//! (comments: the step builds as before, and the book includes the solution through
-//! the same anchor).
+//! (comments: the step builds as before, `start` finds the body to stub between
+//! them, and the book includes the solution through the same anchor).
 
 /// One exercise.
 pub struct Exercise {
     /// What a learner types: `cargo x exercise check step4-flag-bytes`. Also the
-    /// generated crate's folder under `exercises/` and its package name.
+    /// folder of its state under `target/exercises/`.
     pub name: &'static str,
-    /// The step it comes from: 2..=9.
+    /// The step it comes from: 2..=10.
     pub step: u32,
     /// The step's folder, from the workspace root.
     pub step_dir: &'static str,
@@ -21,7 +21,9 @@ pub struct Exercise {
     pub title: &'static str,
     /// The task, as the book states it (Markdown).
     pub task: &'static str,
-    /// The step's test targets the check runs, besides its unit tests and the gate.
+    /// The test families the check runs, besides the step's unit tests and the gate:
+    /// modules of the step's test binary `main` (`tests/main.rs`), which the check
+    /// filters on (`scan` runs `scan::…`).
     pub tests: &'static [&'static str],
     /// What those tests check, in words (Markdown).
     pub checks: &'static str,
@@ -215,9 +217,9 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step7-prefix-xor",
+        name: "step6-prefix-xor",
         step: 6,
-        step_dir: "steps/step7_cost",
+        step_dir: "steps/step6_simd",
         file: "src/blocks.rs",
         anchor: "prefix_xor",
         title: "The quote mask by prefix XOR",
@@ -235,9 +237,9 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step7-eq-bits",
+        name: "step6-eq-bits",
         step: 6,
-        step_dir: "steps/step7_cost",
+        step_dir: "steps/step6_simd",
         file: "src/blocks.rs",
         anchor: "eq_bits",
         title: "Structural bitmaps, eight bytes at a time",
@@ -257,8 +259,29 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step8-parse-fixed",
+        name: "step7-eight-digits",
         step: 7,
+        step_dir: "steps/step7_cost",
+        file: "src/digits.rs",
+        anchor: "eight",
+        title: "Eight digits in three multiplies",
+        task: "Write `eight(v)`: the number written by the eight digit values (0-9) in the \
+               bytes of `v`, the most significant digit in the low byte. Combine neighbours \
+               in every lane at once: pairs (times 10), then quads (times 100), then the two \
+               halves (times 10,000), masking after each step, with no loop over the digits.",
+        tests: &["query"],
+        checks: "the gate, the step's unit tests (every decimal form against the plain \
+                 `parse_decimal`, the same bits) and the query tests",
+        env: &[],
+        hints: &[
+            "v * 10 + (v >> 8) puts ten times each digit plus its right neighbour in every byte; keep the even bytes with 0x00FF_00FF_00FF_00FF",
+            "the same again on 16-bit lanes: v * 100 + (v >> 16), keep 0x0000_FFFF_0000_FFFF",
+            "last: v * 10_000 + (v >> 32), keep the low 32 bits; 99,999,999 < 2^32, so nothing spills",
+        ],
+    },
+    Exercise {
+        name: "step8-parse-fixed",
+        step: 8,
         step_dir: "steps/step8_parallel",
         file: "src/exact.rs",
         anchor: "parse_fixed",
@@ -279,7 +302,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step8-transition",
-        step: 7,
+        step: 8,
         step_dir: "steps/step8_parallel",
         file: "src/chunks.rs",
         anchor: "transition",
@@ -302,7 +325,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step9-intern",
-        step: 8,
+        step: 9,
         step_dir: "steps/step9_columnar",
         file: "src/splayed/symbols.rs",
         anchor: "local_intern",
@@ -324,7 +347,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step9-number-in-order",
-        step: 8,
+        step: 9,
         step_dir: "steps/step9_columnar",
         file: "src/splayed/symbols.rs",
         anchor: "number_in_order",
@@ -345,7 +368,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step10-process-tile",
-        step: 9,
+        step: 10,
         step_dir: "steps/step10_gpu",
         file: "src/tiles.rs",
         anchor: "process_tile",

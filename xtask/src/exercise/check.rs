@@ -1,57 +1,174 @@
-//! Running an exercise's tests and telling the learner, in a few lines, where they
-//! stand: the learner's `check`, `list`, `reset` and `prefetch`, and CI's `verify`.
+//! Running an exercise's tests in its step and telling the learner, in a few lines,
+//! where they stand (`check`), and readying a machine for a day offline
+//! (`prefetch`).
+//!
+//! A check builds with one cargo command the unit tests, the test binary `main` and
+//! the binary of every step (`cargo test --workspace --lib --test main --no-run`),
+//! not only the exercise's step: cargo resolves the features of shared dependencies
+//! from the packages a command names, so `-p step2` alone and `-p step4` alone would
+//! each build the harness, its dependencies and the test kit again (steps 4 to 8 add
+//! `criterion`, step 9 `cudarc`). Naming the whole workspace, every check shares one
+//! build of each with `prefetch`, with the README's `cargo test --workspace` and with
+//! CI's test stage, and recompiles only the step that changed. Then it runs the
+//! exercise's step's two test binaries itself (cargo's own run would name one package
+//! and resolve again): the unit tests, then `main` filtered to the gate's family and
+//! the exercise's own.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use super::anchor::TODO_PREFIX;
 use super::catalog::{EXERCISES, Exercise};
-use super::generate::{self, Body, TODO_PREFIX};
+use super::live::{is_live, reference, rel_file};
 use super::report::{Verdict, indent, suites, verdict};
-use super::status::{Status, learner_file, save, saved, status_path, untouched};
+use super::status::{Status, save, saved, untouched};
 
-/// The `cargo test` arguments of `e`'s check: its unit tests, the gate, its tests.
-fn test_args(e: &Exercise) -> Vec<String> {
-    let mut args: Vec<String> = [
-        "test",
-        "-p",
-        e.name,
-        "--features",
-        "check",
-        "--no-fail-fast",
-        "--lib",
-    ]
-    .map(String::from)
-    .to_vec();
-    // Every family is a module of the one test binary `main`; the filters pick the
-    // gate's module and the exercise's own.
-    args.extend(["--test", "main", "--"].map(String::from));
-    for t in std::iter::once(&"gate").chain(e.tests) {
-        args.push(format!("{t}::"));
-    }
-    args
+fn package(e: &Exercise) -> String {
+    format!("step{}", e.step)
 }
 
-/// The last `lines` lines of a command's stderr: where cargo says why a build failed
-/// (a compile error, a full disk), without the pages of `Compiling` before it.
-fn tail(stderr: &[u8], lines: usize) -> String {
-    let text = String::from_utf8_lossy(stderr);
-    let all: Vec<&str> = text.lines().collect();
-    all[all.len().saturating_sub(lines)..].join("\n")
+/// `cargo test --workspace --lib --test main --no-run`: everything any check runs,
+/// built (members without those targets build nothing).
+fn build_args() -> Vec<String> {
+    ["test", "--workspace", "--lib", "--test", "main", "--no-run"]
+        .map(String::from)
+        .to_vec()
+}
+
+/// The test families of `main` a check runs: the gate's and the exercise's own.
+pub(super) fn families(e: &Exercise) -> Vec<&'static str> {
+    std::iter::once("gate")
+        .chain(e.tests.iter().copied())
+        .collect()
+}
+
+/// `main`'s filters: `gate:: scan::`.
+fn filters(e: &Exercise) -> Vec<String> {
+    families(e).iter().map(|f| format!("{f}::")).collect()
 }
 
 fn cargo(root: &Path, e: &Exercise, args: &[String]) -> Result<Output, String> {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(args)
         .envs(e.env.iter().copied())
-        // The report shows what a test said, not where the panic went.
-        .env("RUST_BACKTRACE", "0")
         .current_dir(root)
         .output()
         .map_err(|err| format!("cannot run cargo: {err}"))
 }
 
+/// The last `lines` lines of a command's output: where cargo says why a build failed
+/// (a compile error, a full disk), without the pages of `Compiling` before it.
+pub(super) fn tail(output: &[u8], lines: usize) -> String {
+    let text = String::from_utf8_lossy(output);
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+/// The executables of the exercise's step that the build made.
+pub(super) struct Built {
+    /// The unit tests (the library built as a test).
+    unit: PathBuf,
+    /// The test binary `main`: every family, a module each.
+    main: PathBuf,
+    /// The step's binary (dev profile): the learner's, for the speed comparison.
+    pub bin: PathBuf,
+}
+
+/// Builds what every check runs. `Ok(Err(output))` when it does not compile: cargo's
+/// output, whose stderr holds the compiler's messages.
+pub(super) fn build(root: &Path, e: &Exercise) -> Result<Result<Built, Output>, String> {
+    let mut args = build_args();
+    // The compiler's messages on stderr as usual; each artifact's path on stdout.
+    args.push("--message-format=json-render-diagnostics".into());
+    let out = cargo(root, e, &args)?;
+    if !out.status.success() {
+        return Ok(Err(out));
+    }
+    let manifest = Path::new(e.step_dir).join("Cargo.toml");
+    let (mut unit, mut main, mut bin) = (None, None, None);
+    for line in out.stdout.split(|&b| b == b'\n') {
+        let Ok(msg) = serde_json::from_slice::<serde_json::Value>(line) else {
+            continue;
+        };
+        let in_step = msg["manifest_path"]
+            .as_str()
+            .is_some_and(|p| Path::new(p).ends_with(&manifest));
+        let Some(exe) = msg["executable"].as_str().filter(|_| in_step) else {
+            continue;
+        };
+        let kinds = msg["target"]["kind"].to_string();
+        let name = msg["target"]["name"].as_str().unwrap_or_default();
+        let exe = Some(PathBuf::from(exe));
+        if msg["profile"]["test"] == true && kinds.contains("\"lib\"") {
+            unit = exe;
+        } else if kinds.contains("\"test\"") && name == "main" {
+            main = exe;
+        } else if kinds.contains("\"bin\"") && name == package(e) {
+            bin = exe;
+        }
+    }
+    match (unit, main, bin) {
+        (Some(unit), Some(main), Some(bin)) => Ok(Ok(Built { unit, main, bin })),
+        _ => Err(format!(
+            "cargo {} did not report the unit tests, the test binary `main` and the \
+             binary of {}",
+            build_args().join(" "),
+            package(e)
+        )),
+    }
+}
+
+/// Builds, then runs the unit tests and `main`'s families, as one output: the
+/// build's when it fails, else both runs' stdout one after the other, a `Running`
+/// line for each on stderr (as cargo writes them, for [`suites`]), and a success only
+/// when both passed.
+pub(super) fn run_tests(root: &Path, e: &Exercise) -> Result<(Output, Option<PathBuf>), String> {
+    let built = match build(root, e)? {
+        Ok(built) => built,
+        Err(failed) => return Ok((failed, None)),
+    };
+    let run = |exe: &Path, args: &[String]| {
+        Command::new(exe)
+            .args(args)
+            .envs(e.env.iter().copied())
+            // The report shows what a test said, not where the panic went.
+            .env("RUST_BACKTRACE", "0")
+            // Where `cargo test` runs a package's tests.
+            .env("CARGO_MANIFEST_DIR", root.join(e.step_dir))
+            .current_dir(root.join(e.step_dir))
+            .output()
+            .map_err(|err| format!("cannot run {}: {err}", exe.display()))
+    };
+    let unit = run(&built.unit, &[])?;
+    let main = run(&built.main, &filters(e))?;
+    let out = Output {
+        status: if unit.status.success() {
+            main.status
+        } else {
+            unit.status
+        },
+        stdout: [unit.stdout, main.stdout].concat(),
+        stderr: [
+            b"     Running unittests src/lib.rs\n".as_slice(),
+            &unit.stderr,
+            b"     Running tests/main.rs\n",
+            &main.stderr,
+        ]
+        .concat(),
+    };
+    Ok((out, Some(built.bin)))
+}
+
 /// `cargo x exercise check NAME`.
 pub fn check(root: &Path, e: &Exercise) -> Result<(), String> {
+    if !is_live(root, e) {
+        return Err(format!(
+            "{} is not started: `cargo x exercise start {}` stubs its function in {}",
+            e.name,
+            e.name,
+            rel_file(e)
+        ));
+    }
     let reds = saved(root, e).map_or(0, |(_, _, reds)| reds);
     println!(
         "exercise {}: {} (step {}, book/src/{})",
@@ -60,30 +177,35 @@ pub fn check(root: &Path, e: &Exercise) -> Result<(), String> {
         e.step,
         e.chapter()
     );
-    if untouched(root, e)? {
+    if untouched(root, e) {
         println!(
-            "\nnot started: the function in exercises/{}/{} still says todo!().\n\
+            "\nnot started: the function in {} still says todo!().\n\
              Write its body, then run this again.\n\nhint: {}",
-            e.name, e.file, e.hints[0]
+            rel_file(e),
+            e.hints[0]
         );
         return Err(String::new());
     }
     let shown_env: Vec<String> = e.env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
     println!(
-        "running: {}cargo {}",
-        shown_env.concat(),
-        test_args(e).join(" ")
+        "building: cargo {} (the step you changed)",
+        build_args().join(" ")
     );
-    if saved(root, e).is_none() {
-        println!("(the first check builds the crate: a minute or so)");
-    }
-    let out = cargo(root, e, &test_args(e))?;
+    println!(
+        "running:  {}step {}'s unit tests, and its tests/main.rs filtered to {}",
+        shown_env.concat(),
+        e.step,
+        filters(e).join(" ")
+    );
+    let (out, bin) = run_tests(root, e)?;
     let summary = suites(&out);
     match verdict(&out) {
         Verdict::Green => {
             save(root, e, Status::Green, reds);
             println!("\ngreen: {summary}");
-            speed(root, e);
+            if let Some(bin) = bin {
+                speed(root, e, &bin);
+            }
             return Ok(());
         }
         Verdict::DoesNotCompile(error) => {
@@ -121,22 +243,15 @@ pub fn check(root: &Path, e: &Exercise) -> Result<(), String> {
     Err(String::new())
 }
 
-/// Green: the exercise's binary and the step's, on the bench file, one after the
-/// other and twice, as the same (dev) build: the ratio is the point, not the figure.
-fn speed(root: &Path, e: &Exercise) {
-    let step = format!("step{}", e.step);
-    let build = cargo(
-        root,
-        e,
-        &["build", "-q", "-p", e.name, "-p", &step].map(String::from),
-    );
-    if !build.is_ok_and(|o| o.status.success()) {
-        println!("(could not build the binaries to compare speeds)");
-        return;
-    }
-    let target = std::env::var("CARGO_TARGET_DIR").map_or(root.join("target"), PathBuf::from);
-    let mb_per_s = |bin: &str| -> Option<f64> {
-        let out = Command::new(target.join("debug").join(bin))
+/// Green: the learner's binary (the check's build) and the step's (saved by
+/// `start`) on the bench file, one after the other, each the best of three runs: the
+/// same dev build for both, so the ratio is the point, not the figure. One round, not
+/// several interleaved: each run of a step binary first reads the whole file once
+/// more to compare its fingerprint with the reference's, which at step 8's speed
+/// makes a round about six seconds.
+fn speed(root: &Path, e: &Exercise, yours_bin: &Path) {
+    let mb_per_s = |bin: &Path| -> Option<f64> {
+        let out = Command::new(bin)
             .args(["--runs", "3", "--row-json"])
             .envs(e.env.iter().copied())
             .current_dir(root)
@@ -152,23 +267,15 @@ fn speed(root: &Path, e: &Exercise) {
         .find(|(k, _)| *k == "CSV_TIER")
         .map_or(String::new(), |(_, v)| format!(", both on the {v} tier"));
     println!(
-        "\nspeed on data/bench.csv: each binary's best of 3 runs, in two rounds, yours then \
-         the solution's (the dev build{tier}):"
+        "\nspeed on data/bench.csv: each binary's best of 3 runs, yours then the step's \
+         (the dev build{tier}):"
     );
-    let mut yours = Vec::new();
-    let mut theirs = Vec::new();
-    for _ in 0..2 {
-        yours.extend(mb_per_s(e.name));
-        theirs.extend(mb_per_s(&step));
-    }
-    let best = |v: &[f64]| v.iter().copied().fold(f64::NAN, f64::max);
-    if yours.is_empty() || theirs.is_empty() {
+    let (Some(y), Some(s)) = (mb_per_s(yours_bin), mb_per_s(&reference(root, e))) else {
         println!("(the binaries did not report a speed)");
         return;
-    }
-    let (y, s) = (best(&yours), best(&theirs));
+    };
     println!(
-        "  yours:        {y:>7.0} MB/s\n  the solution: {s:>7.0} MB/s ({:.2}x)",
+        "  yours:    {y:>7.0} MB/s\n  the step: {s:>7.0} MB/s ({:.2}x)",
         y / s
     );
     if e.step == 8 {
@@ -176,122 +283,78 @@ fn speed(root: &Path, e: &Exercise) {
     }
 }
 
-/// `cargo x exercise reset NAME`: the generated crate again; the edited file is
-/// kept in `target/exercises/`.
-pub fn reset(root: &Path, e: &Exercise) -> Result<(), String> {
-    if let Ok(text) = learner_file(root, e) {
-        let dir = root.join("target/exercises");
-        let _ = std::fs::create_dir_all(&dir);
-        let keep = (1..)
-            .map(|n| dir.join(format!("{}-{n}.rs", e.name)))
-            .find(|p| !p.exists())
-            .expect("a free name");
-        std::fs::write(&keep, text).map_err(|err| format!("{}: {err}", keep.display()))?;
-        println!(
-            "your version is kept: to take it back, cp {} exercises/{}/{}",
-            keep.strip_prefix(root).unwrap_or(&keep).display(),
-            e.name,
-            e.file
-        );
-    }
-    write_crate(root, e, Body::Stub)?;
-    let _ = std::fs::remove_file(status_path(root, e));
-    println!("exercise {}: back to the stub", e.name);
-    Ok(())
-}
-
-fn write_crate(root: &Path, e: &Exercise, body: Body) -> Result<(), String> {
-    for (path, text) in generate::crate_files(root, e, body)? {
-        let path = root.join(path);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|err| err.to_string())?;
-        }
-        std::fs::write(&path, text).map_err(|err| format!("{}: {err}", path.display()))?;
-    }
-    Ok(())
-}
-
-/// `cargo x exercise prefetch`: before a workshop, with a network: the crates, every
-/// build a check needs, and the bench file; afterwards everything runs offline.
+/// `cargo x exercise prefetch`: before a workshop, with a network: the crates, the
+/// build that every check shares (each step with exercises, on its own body: a check
+/// then recompiles only its step), and the bench file; afterwards everything runs
+/// offline.
 pub fn prefetch(root: &Path) -> Result<(), String> {
-    let run = |args: &[&str], env: &[(&str, &str)]| -> Result<(), String> {
+    if let Some(e) = EXERCISES.iter().find(|e| is_live(root, e)) {
+        return Err(format!(
+            "{} is live, so its step would be built with the learner's body: `cargo x \
+             exercise solve {}` first",
+            e.name, e.name
+        ));
+    }
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    for args in [vec!["fetch".to_string()], build_args()] {
         println!("==> cargo {}", args.join(" "));
-        let status = Command::new("cargo")
-            .args(args)
-            .envs(env.iter().copied())
+        let status = Command::new(&cargo)
+            .args(&args)
             .current_dir(root)
             .status()
-            .map_err(|err| err.to_string())?;
-        status
-            .success()
-            .then_some(())
-            .ok_or_else(|| format!("cargo {} failed", args.join(" ")))
-    };
-    run(&["fetch"], &[])?;
-    run(&["test", "--workspace", "--no-run"], &[])?;
-    for e in EXERCISES {
-        let mut args = test_args(e);
-        let filters = args.iter().position(|a| a == "--").unwrap_or(args.len());
-        args.truncate(filters);
-        args.push("--no-run".into());
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        run(&args, &[])?;
-        run(
-            &["build", "-p", e.name, "-p", &format!("step{}", e.step)],
-            &[],
-        )?;
+            .map_err(|err| format!("cannot run cargo: {err}"))?;
+        if !status.success() {
+            return Err(format!("cargo {} failed", args.join(" ")));
+        }
     }
-    // The bench file (the speed comparison runs on it), generated once.
-    run(
-        &[
-            "run",
-            "-q",
-            "-p",
-            "step1",
-            "--",
-            "--runs",
-            "1",
-            "--row-json",
-        ],
-        &[],
-    )?;
-    println!("\nprefetch: done; `cargo x exercise check NAME` now needs no network");
+    // The bench file (the speed comparison runs on it), generated by a step's binary
+    // that the build above made.
+    let e = &EXERCISES[0];
+    let bin = match build(root, e)? {
+        Ok(built) => built.bin,
+        Err(out) => return Err(tail(&out.stderr, 40)),
+    };
+    println!("==> {} --runs 1 --row-json", package(e));
+    let status = Command::new(&bin)
+        .args(["--runs", "1", "--row-json"])
+        .current_dir(root)
+        .status()
+        .map_err(|err| format!("cannot run {}: {err}", bin.display()))?;
+    if !status.success() {
+        return Err(format!("{} could not write the bench file", bin.display()));
+    }
+    println!("\nprefetch: done; `cargo x exercise start NAME` and `check` now need no network");
     Ok(())
 }
 
-/// CI: the untouched stub of `e` is red, and green once its body is the solution's.
-pub fn verify_one(root: &Path, e: &Exercise) -> Result<(), String> {
-    let start = std::time::Instant::now();
-    let stub = cargo(root, e, &test_args(e))?;
-    let todo = format!("not yet implemented: {TODO_PREFIX}{}", e.name);
-    let stub_red = !stub.status.success()
-        && (String::from_utf8_lossy(&stub.stdout).contains(&todo)
-            || String::from_utf8_lossy(&stub.stderr).contains(&todo));
-    write_crate(root, e, Body::Solution)?;
-    let solved = cargo(root, e, &test_args(e));
-    let restored = write_crate(root, e, Body::Stub);
-    let solved = solved?;
-    restored?;
-    if !stub_red {
-        return Err(format!(
-            "{}: the untouched stub is not red on its todo!() (a defect: its tests do not reach the function, or they did not build)\n{}\n{}",
-            e.name,
-            String::from_utf8_lossy(&stub.stdout),
-            tail(&stub.stderr, 40)
-        ));
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_check_builds_every_step_and_filters_main_to_its_families() {
+        let e = super::super::catalog::find("step9-intern").unwrap();
+        assert_eq!(filters(e).join(" "), "gate:: table:: query::");
+        assert_eq!(
+            build_args().join(" "),
+            "test --workspace --lib --test main --no-run"
+        );
     }
-    if !solved.status.success() {
-        return Err(format!(
-            "{}: the solution's body does not pass the exercise's tests\n{}\n{}",
-            e.name,
-            String::from_utf8_lossy(&solved.stdout),
-            String::from_utf8_lossy(&solved.stderr)
-        ));
+
+    #[test]
+    fn every_family_a_check_filters_on_is_a_module_of_the_steps_main() {
+        let root = crate::workspace_root();
+        for e in EXERCISES {
+            let main =
+                super::super::live::read(&root.join(e.step_dir).join("tests/main.rs")).unwrap();
+            for family in families(e) {
+                assert!(
+                    main.lines().any(|l| l.trim() == format!("mod {family};")),
+                    "{}: no `mod {family};` in {}/tests/main.rs",
+                    e.name,
+                    e.step_dir
+                );
+            }
+        }
     }
-    println!(
-        "exercise {}: stub red, solution green ({:.0} s)",
-        e.name,
-        start.elapsed().as_secs_f64()
-    );
-    Ok(())
 }

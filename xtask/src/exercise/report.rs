@@ -24,11 +24,16 @@ pub(super) fn verdict(out: &Output) -> Verdict {
     if out.status.success() {
         return Verdict::Green;
     }
-    if let Some(start) = stderr.find("error") {
-        if !stdout.contains("test result:") {
-            let text: Vec<&str> = stderr[start..].lines().take(25).collect();
-            return Verdict::DoesNotCompile(text.join("\n"));
-        }
+    // The first line that starts with `error`: the warnings before it (a stub leaves
+    // its parameters and helpers unused) may say `error` too, in a path or a name.
+    let first_error = stderr
+        .lines()
+        .position(|l| l.starts_with("error[") || l.starts_with("error:"));
+    if let Some(start) = first_error
+        && !stdout.contains("test result:")
+    {
+        let text: Vec<&str> = stderr.lines().skip(start).take(25).collect();
+        return Verdict::DoesNotCompile(text.join("\n"));
     }
     let failed = stdout.lines().filter(|l| l.ends_with("... FAILED")).count();
     let (test, message) = first_failure(&stdout).unwrap_or_else(|| {

@@ -1,18 +1,20 @@
-//! Where a learner stands on each exercise: todo (the stub as generated), edited
-//! since the last check, red or green (`target/exercises/NAME.status` keeps the last
-//! check's verdict and the hash of the sources it holds for), and `cargo x exercise
-//! list`.
+//! Where a learner stands on each exercise, and `cargo x exercise list`:
+//! `target/exercises/NAME/status` keeps the last check's verdict and a hash of the
+//! step's sources it holds for.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
 
+use super::anchor;
 use super::catalog::{EXERCISES, Exercise};
-use super::generate::{self, EXERCISES_DIR};
+use super::live::{self, is_live, learner_file, state_dir};
 
 /// Where a learner stands on one exercise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Status {
-    /// The body still says `todo!()` as generated.
+    /// Not started (or solved): the step's own body is in place.
+    Off,
+    /// Started; the body still says `todo!()`.
     Todo,
     /// Edited since the last check (or never checked).
     Edited,
@@ -25,6 +27,7 @@ pub(super) enum Status {
 impl Status {
     fn name(self) -> &'static str {
         match self {
+            Status::Off => "-",
             Status::Todo => "todo",
             Status::Edited => "edited",
             Status::Red => "red",
@@ -33,36 +36,12 @@ impl Status {
     }
 }
 
-pub(super) fn crate_dir(root: &Path, e: &Exercise) -> PathBuf {
-    root.join(EXERCISES_DIR).join(e.name)
-}
-
-/// The learner's file, as it is now.
-pub(super) fn learner_file(root: &Path, e: &Exercise) -> Result<String, String> {
-    let path = crate_dir(root, e).join(e.file);
-    std::fs::read_to_string(&path).map_err(|err| {
-        format!(
-            "{}: {err} (run `cargo x exercise reset {}`)",
-            path.display(),
-            e.name
-        )
-    })
-}
-
-/// True when the function's body is still the generated stub.
-pub(super) fn untouched(root: &Path, e: &Exercise) -> Result<bool, String> {
-    let step_file = std::fs::read_to_string(root.join(e.step_dir).join(e.file))
-        .map_err(|err| err.to_string())?;
-    let stub = generate::body(&generate::stub(&step_file, e)?, e)?;
-    Ok(generate::body(&learner_file(root, e)?, e)? == stub)
-}
-
-/// A hash of the exercise crate's sources: a check's verdict holds for these.
+/// A hash of the step's sources: a check's verdict holds for these.
 fn sources_hash(root: &Path, e: &Exercise) -> u64 {
     let mut h = DefaultHasher::new();
     let mut files = Vec::new();
     for dir in ["src", "tests", "kernels"] {
-        collect(&crate_dir(root, e).join(dir), &mut files);
+        collect(&root.join(e.step_dir).join(dir), &mut files);
     }
     files.sort();
     for f in files {
@@ -86,12 +65,12 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// `target/exercises/NAME.status`: `green|red HASH REDS`.
+/// `target/exercises/NAME/status`: `green|red HASH REDS`.
 pub(super) fn status_path(root: &Path, e: &Exercise) -> PathBuf {
-    root.join("target/exercises")
-        .join(format!("{}.status", e.name))
+    state_dir(root, e).join("status")
 }
 
+/// The last check's verdict, the hash it holds for, and the red checks so far.
 pub(super) fn saved(root: &Path, e: &Exercise) -> Option<(Status, u64, usize)> {
     let text = std::fs::read_to_string(status_path(root, e)).ok()?;
     let mut parts = text.split_whitespace();
@@ -108,16 +87,22 @@ pub(super) fn saved(root: &Path, e: &Exercise) -> Option<(Status, u64, usize)> {
 }
 
 pub(super) fn save(root: &Path, e: &Exercise, status: Status, reds: usize) {
-    let path = status_path(root, e);
-    let _ = std::fs::create_dir_all(path.parent().expect("a folder"));
-    let _ = std::fs::write(
-        path,
-        format!("{} {} {reds}\n", status.name(), sources_hash(root, e)),
+    let _ = live::write(
+        &status_path(root, e),
+        &format!("{} {} {reds}\n", status.name(), sources_hash(root, e)),
     );
 }
 
+/// True when the exercise's function is the stub.
+pub(super) fn untouched(root: &Path, e: &Exercise) -> bool {
+    learner_file(root, e).is_ok_and(|text| anchor::is_stubbed(&text, e))
+}
+
 fn status(root: &Path, e: &Exercise) -> Status {
-    if untouched(root, e).unwrap_or(false) {
+    if !is_live(root, e) {
+        return Status::Off;
+    }
+    if untouched(root, e) {
         return Status::Todo;
     }
     match saved(root, e) {
@@ -129,12 +114,12 @@ fn status(root: &Path, e: &Exercise) -> Status {
 /// `cargo x exercise list`.
 pub fn list(root: &Path) -> Result<(), String> {
     println!(
-        "{:<24} {:>4}  {:<18} {:<7} title",
+        "{:<24} {:>4}  {:<17} {:<7} title",
         "exercise", "step", "chapter", "status"
     );
     for e in EXERCISES {
         println!(
-            "{:<24} {:>4}  {:<18} {:<7} {}",
+            "{:<24} {:>4}  {:<17} {:<7} {}",
             e.name,
             e.step,
             format!("book/src/{}", e.chapter()),
@@ -142,9 +127,21 @@ pub fn list(root: &Path) -> Result<(), String> {
             e.title
         );
     }
+    let stray: Vec<&str> = EXERCISES
+        .iter()
+        .filter(|e| !is_live(root, e) && untouched(root, e))
+        .map(|e| e.name)
+        .collect();
     println!(
-        "\n{} exercises. Edit exercises/NAME/…, then `cargo x exercise check NAME`.",
+        "\n{} exercises; status - is not started. `cargo x exercise start NAME` stubs one in \
+         its step's file; then `check`, `reset`, `solve`.",
         EXERCISES.len()
     );
+    for name in stray {
+        println!(
+            "{name}: its function says todo!() but it has no state under target/exercises/ \
+             (deleted?): `cargo x exercise solve {name}` puts the step's body back"
+        );
+    }
     Ok(())
 }
