@@ -40,7 +40,9 @@ Options:
                  key in turn: data/bench-keys-N.csv, or data/bench-keys-N-ROWS.csv with
                  --rows ROWS [default: 1,000,000 rows], generated with its reference
                  when missing; step 1 and the query steps (5 and later), the baseline's
-                 query and, with --peers, the peers; recorded as keys-N (keys-N-ROWS)
+                 query and, with --peers, the peers; recorded as keys-N (keys-N-ROWS),
+                 and book/src/results/keys.svg and keys.md (MB/s against keys, from
+                 every keys-N recording) drawn again (benchtool keys)
   --runs N       runs of each row; the best is reported [default: 3]
   --in-process N timed runs inside each step's process [default: 3; --quick: 1]: the
                  table shows the best of all runs (MB/s) and each process's first run
@@ -460,5 +462,7 @@ if (( record )); then
   cp "$out_dir"/results.json "$out_dir"/table.md "$out_dir"/figures.md "$out_dir"/rows.md \
     "$out_dir"/*.svg "$root/$recording/"
   echo "Recorded the run as $recording/ (commit ${commit:0:7}$([[ $dirty != yes ]] || echo ', with uncommitted changes')): include its figures from there; commit it with the chapters that quote it." >&2
+  # Every keys-N recording is a point of one chart: draw it again with this one.
+  [[ -z $keys ]] || "$bin/benchtool" keys "$root/book/src/results"
   (( ! quick )) || echo "Note: a --quick recording measures start-up more than anything: no chapter should quote it." >&2
 fi

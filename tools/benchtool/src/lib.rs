@@ -7,6 +7,8 @@
 //! - [`report`]: groups the runs `bench.sh` collected into rows (best of N each),
 //!   writes `results.json` and the markdown table.
 //! - [`chart`]: the SVG bar chart of MB/s per row, from `results.json`.
+//! - [`keys`]: `keys.svg` and `keys.md`, MB/s against distinct keys, from the
+//!   recordings of `bench.sh --keys N --record`.
 //! - [`figures`]: `figures.md` and `rows.md`, the run's figures and table rows as
 //!   mdBook anchors, which the book includes from a recording (`bench.sh --record`).
 //!
@@ -15,5 +17,6 @@
 
 pub mod chart;
 pub mod figures;
+pub mod keys;
 pub mod limit;
 pub mod report;

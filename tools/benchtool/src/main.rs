@@ -1,4 +1,4 @@
-//! `benchtool limit | report | chart`: the helper of `bench.sh` (see the crate docs).
+//! `benchtool limit | report | markdown | chart | keys`: bench.sh's helper (see the crate docs).
 //!
 //! - `benchtool limit [FILE] [--runs N] [--threads N] [--json]`: the limit row, in the
 //!   same JSON as a step (`--json`) or as a table row.
@@ -9,6 +9,8 @@
 //!   `rows.md` from `results.json` (beside it unless told), so that a recording's
 //!   snippets can be made again without measuring again.
 //! - `benchtool chart RESULTS --out SVG`: the MB/s bar chart of `results.json`.
+//! - `benchtool keys DIR`: `DIR/keys.svg` and `DIR/keys.md`, MB/s against distinct
+//!   keys, from the recordings `DIR/keys-N/results.json` (`bench.sh --keys N --record`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -29,6 +31,7 @@ fn main() -> ExitCode {
         Some(("report", m)) => run_report(m),
         Some(("chart", m)) => run_chart(m),
         Some(("markdown", m)) => run_markdown(m),
+        Some(("keys", m)) => run_keys(m),
         _ => unreachable!("clap requires a subcommand"),
     };
     match result {
@@ -148,10 +151,18 @@ fn command() -> Command {
         .about("The SVG bar chart of MB/s per row, from results.json")
         .arg(path("results").value_name("RESULTS").required(true))
         .arg(path("out").long("out").value_name("SVG").required(true));
+    let keys = Command::new("keys")
+        .about("keys.svg and keys.md: MB/s against distinct keys, from DIR/keys-N/results.json")
+        .arg(
+            path("dir")
+                .value_name("DIR")
+                .required(true)
+                .help("the recordings' folder, book/src/results"),
+        );
     Command::new("benchtool")
         .about("bench.sh's helper: the limit row, results.json and the table, the chart")
         .subcommand_required(true)
-        .subcommands([limit, report, markdown, chart])
+        .subcommands([limit, report, markdown, chart, keys])
 }
 
 fn run_limit(m: &ArgMatches) -> Result<(), String> {
@@ -266,6 +277,14 @@ fn read_results(path: &Path) -> Result<serde_json::Value, String> {
 fn run_chart(m: &ArgMatches) -> Result<(), String> {
     let results = read_results(m.get_one::<PathBuf>("results").expect("required"))?;
     chart::write_svg(&results, m.get_one::<PathBuf>("out").expect("required"))
+}
+
+fn run_keys(m: &ArgMatches) -> Result<(), String> {
+    let dir = m.get_one::<PathBuf>("dir").expect("required");
+    for path in benchtool::keys::write(dir)? {
+        eprintln!("Wrote {}", path.display());
+    }
+    Ok(())
 }
 
 fn write(path: &Path, text: &str) -> Result<(), String> {
