@@ -377,6 +377,16 @@ pub fn map_chunks<S: Send, R: Send>(
 }
 // ANCHOR_END: threads
 
+/// The most threads `--threads` takes: more than any machine this runs on has cores,
+/// and few enough that the threads' tables and stacks stay small beside the input.
+pub const MAX_THREADS: u64 = 1024;
+
+/// The smallest chunk `--chunk` takes, in bytes (0 asks for [`default_size`]). Every
+/// chunk has fixed costs, its transition functions, its entry in the plan, its
+/// records' first lines and a task; in chunks much smaller than a page those costs
+/// outweigh the bytes, and memory grows with the input many times over.
+pub const MIN_CHUNK: u64 = 4096;
+
 /// The default chunk size for `threads` threads: eight chunks a thread, for balance,
 /// and at least 256 KiB, so that a chunk's fixed costs stay small.
 pub fn default_size(len: usize, threads: usize) -> usize {

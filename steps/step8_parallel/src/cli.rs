@@ -28,26 +28,24 @@ impl QueryStep for Step8 {
                 Arg::new("threads")
                     .long("threads")
                     .value_name("N")
-                    .value_parser(clap::value_parser!(usize))
-                    .help("threads to run the query on [default: every core]"),
+                    .value_parser(clap::value_parser!(u64).range(1..=chunks::MAX_THREADS))
+                    .help("threads to run the query on, 1 to 1024 [default: every core]"),
             )
             .arg(
                 Arg::new("chunk")
                     .long("chunk")
                     .value_name("BYTES")
-                    .value_parser(clap::value_parser!(usize))
-                    .help("bytes per chunk [default: eight chunks a thread, at least 256 KiB]"),
+                    .value_parser(clap::value_parser!(u64).range(chunks::MIN_CHUNK..))
+                    .help("bytes per chunk, at least 4096 [default: eight chunks a thread, at least 256 KiB]"),
             )
     }
 
     fn config(matches: &ArgMatches) -> Result<Split, (String, ExitCode)> {
         Ok(Split {
             threads: matches
-                .get_one::<usize>("threads")
-                .copied()
-                .unwrap_or_else(chunks::available_threads)
-                .max(1),
-            chunk: matches.get_one::<usize>("chunk").copied().unwrap_or(0),
+                .get_one::<u64>("threads")
+                .map_or_else(chunks::available_threads, |&n| n as usize),
+            chunk: matches.get_one::<u64>("chunk").map_or(0, |&n| n as usize),
         })
     }
 

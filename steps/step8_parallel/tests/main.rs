@@ -8,6 +8,7 @@ mod bad_input;
 mod bad_input_cli;
 mod chunks;
 mod gate;
+mod options;
 mod query;
 mod tiers;
 mod worst_cases;

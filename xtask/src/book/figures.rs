@@ -24,7 +24,7 @@ use super::{markdown_files, readme};
 
 /// Whether `cargo x book` (and so CI) fails on a typed figure. False until the
 /// chapters quote the recorded run; `cargo x book --figures` lists them meanwhile.
-pub const FIGURE_CHECK_ENFORCED: bool = false;
+pub const FIGURE_CHECK_ENFORCED: bool = true;
 
 /// The heading of the one section of a page whose figures may be typed: the last one,
 /// with measurements from other sittings, each naming its machine and date.

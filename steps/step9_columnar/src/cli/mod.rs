@@ -61,8 +61,8 @@ pub fn threads_arg(command: Command) -> Command {
         Arg::new("threads")
             .long("threads")
             .value_name("N")
-            .value_parser(clap::value_parser!(usize))
-            .help("threads [default: every core]"),
+            .value_parser(clap::value_parser!(u64).range(1..=chunks::MAX_THREADS))
+            .help("threads, 1 to 1024 [default: every core]"),
     )
 }
 
@@ -72,8 +72,8 @@ pub fn split_args(command: Command) -> Command {
         Arg::new("chunk")
             .long("chunk")
             .value_name("BYTES")
-            .value_parser(clap::value_parser!(usize))
-            .help("bytes per chunk of the CSV [default: eight chunks a thread, at least 256 KiB]"),
+            .value_parser(clap::value_parser!(u64).range(chunks::MIN_CHUNK..))
+            .help("bytes per chunk of the CSV, at least 4096 [default: eight chunks a thread, at least 256 KiB]"),
     )
 }
 
@@ -104,12 +104,10 @@ pub fn schema_args(command: Command) -> Command {
 pub fn split(matches: &ArgMatches) -> Split {
     Split {
         threads: matches
-            .get_one::<usize>("threads")
-            .copied()
-            .unwrap_or_else(chunks::available_threads)
-            .max(1),
-        chunk: match matches.try_get_one::<usize>("chunk") {
-            Ok(Some(&chunk)) => chunk,
+            .get_one::<u64>("threads")
+            .map_or_else(chunks::available_threads, |&n| n as usize),
+        chunk: match matches.try_get_one::<u64>("chunk") {
+            Ok(Some(&chunk)) => chunk as usize,
             _ => 0, // the default; the query over a table has no chunks
         },
     }
