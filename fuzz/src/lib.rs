@@ -13,9 +13,9 @@ use std::collections::BTreeMap;
 #[doc(hidden)]
 pub use libfuzzer_sys;
 
-use harness::spec::dialect::{Dialect, GATE_DELIMITERS};
-use harness::query::{Group, Groups, QueryError, key_text};
 use harness::Step;
+use harness::query::{Group, Groups, QueryError, key_text};
+use harness::spec::dialect::{Dialect, GATE_DELIMITERS};
 use harness::spec::reference;
 
 /// A fuzz target that checks each listed step against the reference parser:
@@ -131,7 +131,7 @@ fn bits(answer: &Result<Groups, QueryError>) -> Result<Vec<(Vec<u8>, u64, Option
     match answer {
         Ok(groups) => Ok(groups
             .iter()
-            .map(|(k, g)| (k.clone(), g.count, g.sum.map(f64::to_bits)))
+            .map(|(k, g)| (k.to_vec(), g.count, g.sum.map(f64::to_bits)))
             .collect()),
         Err(e) => Err(format!("{:?}", without_line(e))),
     }
