@@ -22,6 +22,7 @@ pub use crate::real_files::{
     a_null_marker_that_is_a_number_is_refused, aggregates_min_max_and_mean_skip_nulls,
     no_header_names_the_columns_by_position, null_markers_are_suggested_then_read_as_null,
     real_files_give_duckdbs_answer, semicolon_and_tab_files_with_delimiter,
+    the_1brc_format_refuses_nulls_and_temperatures_out_of_range,
     the_one_billion_row_challenge_byte_for_byte,
 };
 
@@ -52,6 +53,7 @@ macro_rules! query_bad_input_tests {
             real_files_give_duckdbs_answer,
             semicolon_and_tab_files_with_delimiter,
             the_one_billion_row_challenge_byte_for_byte,
+            the_1brc_format_refuses_nulls_and_temperatures_out_of_range,
             a_null_marker_that_is_a_number_is_refused);
     };
 }

@@ -282,3 +282,41 @@ pub fn the_one_billion_row_challenge_byte_for_byte(bin: &Path) {
         );
     }
 }
+
+/// `--format 1brc` on what the challenge's input cannot hold: a line without a
+/// temperature (NULL here) and a temperature outside -99.9 to 99.9 are errors that
+/// name the station (exit status 1), never a mean over the wrong count, a NULL
+/// printed as 0.0 or a value clamped.
+pub fn the_1brc_format_refuses_nulls_and_temperatures_out_of_range(bin: &Path) {
+    let brc = ["--format", "1brc"];
+    let (code, stdout, stderr) = run_binary(bin, "brc-ok", "a;1.0\nb;-99.9\na;3.0\n", &brc);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(stdout, "{a=1.0/2.0/3.0, b=-99.9/-99.9/-99.9}");
+    for (case, text, why) in [
+        (
+            "brc-some-null",
+            "a;1.0\na;\na;3.0\n",
+            "\"a\" has a line without a temperature",
+        ),
+        (
+            "brc-all-null",
+            "a;1.0\nb;\n",
+            "\"b\" has no temperature, only empty fields",
+        ),
+        (
+            "brc-high",
+            "a;99.9\na;100.0\n",
+            "\"a\" has the temperature 100, outside",
+        ),
+        (
+            "brc-huge",
+            "a;99999999999999999999\n",
+            "outside the One Billion Row Challenge's range",
+        ),
+    ] {
+        let (code, stdout, stderr) = run_binary(bin, case, text, &brc);
+        assert_eq!(code, Some(1), "{case}: {stdout} {stderr}");
+        assert!(stdout.is_empty(), "{case}: {stdout}");
+        assert!(stderr.contains(why), "{case}: {stderr}");
+    }
+}

@@ -107,23 +107,49 @@ fn sum_to_json(sum: Option<f64>) -> Value {
 /// The values have one decimal, so ten times the sum and the extremes are integers
 /// that the `f64`s hold exactly (to 2^53 / 10: about 9e14 degrees); the mean is then
 /// computed from integers, rounded once.
-pub fn groups_to_1brc(groups: &Groups) -> String {
-    let tenths_of = |v: Option<f64>| v.map_or(0, |v| (v * 10.0).round() as i64);
-    let parts: Vec<String> = groups
-        .iter()
-        .map(|(key, g)| {
-            let count = g.count.max(1) as i128;
-            let mean = gen_csv::brc::round_half_up(i128::from(tenths_of(g.sum)), count);
-            format!(
-                "{}={}/{}/{}",
-                key_text(key),
-                gen_csv::brc::tenths(tenths_of(g.min)),
-                gen_csv::brc::tenths(mean as i64),
-                gen_csv::brc::tenths(tenths_of(g.max))
-            )
-        })
-        .collect();
-    format!("{{{}}}", parts.join(", "))
+///
+/// # Errors
+/// What the challenge's input cannot hold, as a sentence naming the station: a
+/// temperature outside -99.9 to 99.9, or a line without one (an empty field is NULL
+/// here; the challenge has none). A station with some NULL lines is found by its
+/// mean, which is its sum over its values, not over its lines: the two differ by at
+/// least one part in its number of lines unless the sum is zero, when the mean
+/// printed is 0.0 either way.
+pub fn groups_to_1brc(groups: &Groups) -> Result<String, String> {
+    let tenths_of = |v: f64| (v * 10.0).round() as i64;
+    let mut parts = Vec::with_capacity(groups.len());
+    for (key, g) in groups.iter() {
+        let station = key_text(key);
+        let (Some(sum), Some(min), Some(max), Some(mean)) = (g.sum, g.min, g.max, g.mean) else {
+            return Err(format!(
+                "station {station:?} has no temperature, only empty fields (an empty field \
+                 is NULL, and the One Billion Row Challenge has none)"
+            ));
+        };
+        if (mean * g.count as f64 - sum).abs() > sum.abs() * 1e-12 {
+            return Err(format!(
+                "station {station:?} has a line without a temperature (an empty field is \
+                 NULL, and the One Billion Row Challenge has none)"
+            ));
+        }
+        for v in [min, max] {
+            if !(-99.9..=99.9).contains(&v) {
+                return Err(format!(
+                    "station {station:?} has the temperature {v}, outside the One Billion \
+                     Row Challenge's range, -99.9 to 99.9"
+                ));
+            }
+        }
+        let mean =
+            gen_csv::brc::round_half_up(i128::from(tenths_of(sum)), i128::from(g.count.max(1)));
+        parts.push(format!(
+            "{station}={}/{}/{}",
+            gen_csv::brc::tenths(tenths_of(min)),
+            gen_csv::brc::tenths(mean as i64),
+            gen_csv::brc::tenths(tenths_of(max))
+        ));
+    }
+    Ok(format!("{{{}}}", parts.join(", ")))
 }
 
 /// The answer as an aligned text table: key, count, sum, one group a line.
@@ -250,5 +276,49 @@ mod tests {
         assert_eq!(json[r"\xff"]["sum"], "inf");
         assert_eq!(json[r"\\xff"]["sum"], "-inf");
         assert_eq!(json[r"a\\b"]["sum"], Value::Null);
+    }
+
+    #[test]
+    fn the_1brc_answer_refuses_nulls_and_temperatures_out_of_range() {
+        let station = |values: &[Option<f64>]| {
+            let seen: Vec<f64> = values.iter().flatten().copied().collect();
+            let sum: f64 = seen.iter().sum();
+            let some = |v: f64| (!seen.is_empty()).then_some(v);
+            Group {
+                count: values.len() as u64,
+                sum: some(sum),
+                min: some(seen.iter().copied().fold(f64::INFINITY, f64::min)),
+                max: some(seen.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
+                mean: some(sum / seen.len() as f64),
+            }
+        };
+        let answer = |values: &[Option<f64>]| {
+            let groups: Groups = [(b"Oslo".to_vec(), station(values))].into_iter().collect();
+            groups_to_1brc(&groups)
+        };
+        assert_eq!(
+            answer(&[Some(1.0), Some(3.0), Some(-99.9), Some(99.9)]).unwrap(),
+            "{Oslo=-99.9/1.0/99.9}"
+        );
+        assert_eq!(
+            answer(&[Some(0.1), Some(0.2)]).unwrap(),
+            "{Oslo=0.1/0.2/0.2}"
+        );
+        let refused = |values: &[Option<f64>], why: &str| {
+            let e = answer(values).unwrap_err();
+            assert!(e.starts_with("station \"Oslo\"") && e.contains(why), "{e}");
+        };
+        refused(
+            &[Some(1.0), None, Some(3.0)],
+            "a line without a temperature",
+        );
+        refused(&[None, Some(-2.5)], "a line without a temperature");
+        refused(&[None, None], "no temperature, only empty fields");
+        refused(&[Some(1.0), Some(100.0)], "the temperature 100, outside");
+        refused(&[Some(-100.0)], "the temperature -100, outside");
+        refused(
+            &[Some(9.2e18)],
+            "outside the One Billion Row Challenge's range",
+        );
     }
 }

@@ -203,7 +203,11 @@ fn run<S: QueryStep>(
         return Ok(());
     }
     if read.brc && !options.row_json {
-        println!("{}", groups_to_1brc(groups));
+        let text = groups_to_1brc(groups).map_err(|e| {
+            eprintln!("{}: {e}", S::NAME);
+            ExitCode::FAILURE
+        })?;
+        println!("{text}");
         return Ok(());
     }
     // The parse's fingerprint must be the reference parser's, as for every step.

@@ -138,7 +138,17 @@ impl fmt::Display for Error {
                 writing,
             } => {
                 let verb = if *writing { "write" } else { "read" };
-                write!(f, "cannot {verb} {}: {source}", path.display())
+                write!(f, "cannot {verb} {}: {source}", path.display())?;
+                // EMFILE: the process's limit on open files, which a table of many
+                // columns (a file or two each) can reach.
+                if source.raw_os_error() == Some(24) {
+                    write!(
+                        f,
+                        " (the limit on open files a process may hold; raise it for this \
+                         shell with `ulimit -n`, up to `ulimit -Hn`)"
+                    )?;
+                }
+                Ok(())
             }
             Error::Parse(e) => e.fmt(f),
         }
@@ -175,5 +185,16 @@ mod tests {
             "cannot write data/bench.csv: No space left on device"
         );
         assert_eq!(Error::io_write("x", full()).kind(), ErrorKind::Io);
+    }
+
+    #[test]
+    fn too_many_open_files_says_which_limit() {
+        let e = Error::io_write("t/col9.values", std::io::Error::from_raw_os_error(24));
+        let text = e.to_string();
+        assert!(text.starts_with("cannot write t/col9.values: "), "{text}");
+        assert!(
+            text.ends_with("raise it for this shell with `ulimit -n`, up to `ulimit -Hn`)"),
+            "{text}"
+        );
     }
 }

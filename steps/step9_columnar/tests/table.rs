@@ -494,3 +494,122 @@ fn a_decimal_column_sums_the_texts_not_their_f64s() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The staging directories beside `dir` (`.NAME.loading-PID`).
+fn stagings(dir: &Path) -> Vec<String> {
+    let prefix = format!(".{}.loading-", dir.file_name().unwrap().to_str().unwrap());
+    let mut found: Vec<String> = std::fs::read_dir(dir.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|name| name.starts_with(&prefix))
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn an_interrupted_load_removes_its_staging_and_the_next_load_a_killed_ones() {
+    let dir = table_dir("killed");
+    let csv = dir.with_extension("csv");
+    let (bytes, _) = generate_in_memory(&Config {
+        rows: 300_000,
+        seed: 7,
+        quoted_pct: 1.0,
+        crlf: false,
+    });
+    std::fs::write(&csv, &bytes).unwrap();
+    let load = |dir: &Path| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_step9"));
+        command
+            .args(["load", "--threads", "1", "--no-guess"])
+            .arg(&csv)
+            .arg(dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        command
+    };
+
+    // A load started, once it has made its staging directory.
+    let started = || {
+        let child = load(&dir).spawn().unwrap();
+        let start = std::time::Instant::now();
+        while stagings(&dir).is_empty() && start.elapsed().as_secs() < 60 {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        child
+    };
+    // Ctrl-C (SIGINT) and SIGTERM: the load removes its staging directory and says so.
+    for signal in ["-INT", "-TERM"] {
+        let child = started();
+        let staging = dir.with_file_name(&stagings(&dir)[0]);
+        let sent = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{signal}: {stderr}");
+        assert!(
+            stderr.contains(&format!("interrupted: removed {}", staging.display())),
+            "{signal}: {stderr}"
+        );
+        assert!(stagings(&dir).is_empty() && !dir.exists(), "{signal}");
+    }
+    // kill -9: no handler runs, and the staging directory stays.
+    let mut child = started();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left = stagings(&dir);
+    assert_eq!(left.len(), 1, "a killed load leaves its staging: {left:?}");
+    assert!(!dir.exists(), "and no table under the table's name");
+    // A staging directory of a load still running (process 1 always runs) is kept.
+    let running = dir.with_file_name(format!(
+        ".{}.loading-1",
+        dir.file_name().unwrap().to_str().unwrap()
+    ));
+    std::fs::create_dir(&running).unwrap();
+    let out = load(&dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "removed {}",
+            dir.with_file_name(&left[0]).display()
+        )) && stderr.contains("a load that no longer runs"),
+        "the load says what it removed: {stderr}"
+    );
+    assert_eq!(
+        stagings(&dir),
+        [running.file_name().unwrap().to_str().unwrap()]
+    );
+    assert!(Table::open(&dir).is_ok(), "the second load's table");
+    std::fs::remove_dir_all(&running).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+}
+
+#[test]
+fn the_bench_refuses_a_missing_tmpdir_and_does_not_create_it() {
+    let csv = table_dir("tmpdir").with_extension("csv");
+    std::fs::write(&csv, b"category,value\na,1\nb,2\n").unwrap();
+    let missing = std::env::temp_dir().join(format!("step9-no-such-tmp-{}", std::process::id()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_step9"))
+        .arg(&csv)
+        .args(["--runs", "1"])
+        .env("TMPDIR", &missing)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "the scratch directory {} (TMPDIR) does not exist",
+            missing.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!missing.exists(), "TMPDIR was created");
+    std::fs::remove_file(&csv).unwrap();
+}

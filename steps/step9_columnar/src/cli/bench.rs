@@ -26,7 +26,9 @@ use crate::cli::load::{dir_bytes, print_phases};
 use crate::cli::{first_in_record_order, query_table, read_options, report, split};
 use crate::query::{self, Query, Split};
 use crate::splayed::error::TableError;
-use crate::splayed::load::{LoadOptions, load_timed};
+use crate::splayed::load::{
+    LoadOptions, keep_on_interrupt, load_timed, remove_on_interrupt, remove_staging_on_interrupt,
+};
 
 /// The benchmark's tables are `step9-bench-PID` in the temporary directory.
 const BENCH_TABLE: &str = "step9-bench-";
@@ -55,8 +57,18 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
         ..crate::cli::load_options(matches).map_err(|e| report(&e, false))?
     };
     let verbose = matches.get_flag("verbose");
+    // Scratch space is the system's: a missing TMPDIR is an error, never created.
+    let scratch = std::env::temp_dir();
+    if !scratch.is_dir() {
+        eprintln!(
+            "step9 bench: the scratch directory {} (TMPDIR) does not exist: create it, or \
+             set TMPDIR to one that does",
+            scratch.display()
+        );
+        return Err(ExitCode::FAILURE);
+    }
     remove_stale_bench_tables();
-    let dir = std::env::temp_dir().join(format!("{BENCH_TABLE}{}", std::process::id()));
+    let dir = scratch.join(format!("{BENCH_TABLE}{}", std::process::id()));
     let input = crate::map(&path).map_err(|e| cli::fail("step9", &e))?;
     let bench = Bench {
         input: &input,
@@ -68,6 +80,9 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let mut times = Times::default();
     let mut last = None;
+    // Ctrl-C or SIGTERM removes the scratch table and a load's staging directory.
+    remove_staging_on_interrupt().expect("the first handler of this process");
+    remove_on_interrupt(&dir);
     for _ in 0..options.runs {
         last = Some(
             bench
@@ -75,13 +90,18 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
                 .map_err(|e| report(&e, options.json))?,
         );
     }
+    keep_on_interrupt(&dir); // removed by the last round
     let last = last.expect("at least one run");
     if options.json {
         println!("{}", groups_to_json_with(&last.groups, query.aggs));
         return Ok(ExitCode::SUCCESS);
     }
     if read.brc && !options.row_json {
-        println!("{}", groups_to_1brc(&last.groups));
+        let text = groups_to_1brc(&last.groups).map_err(|e| {
+            eprintln!("step9: {e}");
+            ExitCode::FAILURE
+        })?;
+        println!("{text}");
         return Ok(ExitCode::SUCCESS);
     }
     let parsed = cli::time_pass::<Step9>(&path, 1, query.dialect).map_err(|message| {

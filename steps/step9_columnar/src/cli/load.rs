@@ -12,7 +12,7 @@ use harness::run::cli;
 use harness::run::measure::thousands;
 
 use crate::cli::{report, schema_args, split_args};
-use crate::splayed::load::{Phases, load_timed};
+use crate::splayed::load::{Phases, load_timed, remove_staging_on_interrupt};
 
 /// The subcommand's arguments.
 pub fn command() -> Command {
@@ -50,6 +50,8 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let path = cli::bench_input(Some(file)).map_err(|e| cli::fail("step9", &e))?;
     let input = crate::map(&path).map_err(|e| cli::fail("step9", &e))?;
     let options = crate::cli::load_options(m).map_err(|e| report(&e, false))?;
+    // Ctrl-C or SIGTERM during the load removes its staging directory.
+    remove_staging_on_interrupt().expect("the first handler of this process");
     let start = Instant::now();
     let (loaded, heap) = count_allocations(|| load_timed(&input, dir, &options));
     let (manifest, phases) = loaded.map_err(|e| report(&e, false))?;

@@ -115,7 +115,11 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     if json {
         println!("{}", groups_to_json_with(&groups, query.aggs));
     } else if read.brc {
-        println!("{}", groups_to_1brc(&groups));
+        let text = groups_to_1brc(&groups).map_err(|e| {
+            eprintln!("step9: {e}");
+            ExitCode::FAILURE
+        })?;
+        println!("{text}");
     } else {
         println!(
             "{}",

@@ -40,9 +40,9 @@ pub use {arrow_array, arrow_ipc};
 /// [`TableError::Io`] when writing fails (Arrow's errors are reported as I/O errors
 /// of `path`), or a table error when a column's files are missing.
 pub fn export(table: &Table, path: &Path) -> Result<(), TableError> {
-    let io = |e: ArrowError| TableError::io_at(path)(std::io::Error::other(e));
+    let io = |e: ArrowError| TableError::io_write_at(path)(std::io::Error::other(e));
     let batch = record_batch(table)?;
-    let file = File::create(path).map_err(TableError::io_at(path))?;
+    let file = File::create(path).map_err(TableError::io_write_at(path))?;
     let mut writer = FileWriter::try_new(file, &batch.schema()).map_err(io)?;
     writer.write(&batch).map_err(io)?;
     writer.finish().map_err(io)

@@ -25,9 +25,9 @@ pub use ::parquet as parquet_crate;
 /// [`TableError::Io`] when writing fails (Parquet's errors are reported as I/O
 /// errors of `path`), or a table error when a column's files are missing.
 pub fn export(table: &Table, path: &Path) -> Result<(), TableError> {
-    let io = |e: ParquetError| TableError::io_at(path)(std::io::Error::other(e));
+    let io = |e: ParquetError| TableError::io_write_at(path)(std::io::Error::other(e));
     let batch = record_batch(table)?;
-    let file = File::create(path).map_err(TableError::io_at(path))?;
+    let file = File::create(path).map_err(TableError::io_write_at(path))?;
     let mut writer = ArrowWriter::try_new(file, batch.schema(), None).map_err(io)?;
     writer.write(&batch).map_err(io)?;
     writer.close().map_err(io)?;

@@ -57,6 +57,12 @@ impl TableError {
         move |e| TableError::Io(harness::Error::io(path.clone(), e))
     }
 
+    /// [`TableError::io_at`] for an error of creating or writing `path`.
+    pub fn io_write_at(path: &Path) -> impl Fn(std::io::Error) -> TableError {
+        let path = path.to_path_buf();
+        move |e| TableError::Io(harness::Error::io_write(path.clone(), e))
+    }
+
     /// The error as one JSON object: step 8's for its errors, else
     /// `{"error": NAME, ...}`.
     pub fn to_json(&self) -> Value {

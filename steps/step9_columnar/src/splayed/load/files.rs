@@ -28,8 +28,9 @@ pub(super) fn create_column_files(
     rows: u64,
     seen: &[Seen],
 ) -> Result<Vec<ColumnFiles>, TableError> {
-    let create =
-        |path: PathBuf, len: u64| MappedFile::create(&path, len).map_err(TableError::io_at(&path));
+    let create = |path: PathBuf, len: u64| {
+        MappedFile::create(&path, len).map_err(TableError::io_write_at(&path))
+    };
     let file = |k: usize, part: &str| layout::column_file(tmp, k, part);
     types
         .iter()

@@ -47,7 +47,9 @@ mod write;
 
 pub use pass1::SAMPLE_BYTES;
 pub use plan::LOAD_CHUNK;
-pub use write::temporary_dir;
+pub use write::{
+    keep_on_interrupt, remove_on_interrupt, remove_staging_on_interrupt, temporary_dir,
+};
 
 use files::{chunk_windows, create_column_files, joined_valid};
 use pass1::{Guess, column_types, guess_types, infer_pass};
@@ -225,7 +227,8 @@ fn load_once(
         index: index.as_ref(),
         manifest: &manifest,
     };
-    write_table(&staging.tmp, &written, split.threads).map_err(TableError::io_at(&staging.tmp))?;
+    write_table(&staging.tmp, &written, split.threads)
+        .map_err(TableError::io_write_at(&staging.tmp))?;
     drop(files);
     staging.commit(dir)?;
     lap(&mut phases.write);
