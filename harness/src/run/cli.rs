@@ -204,12 +204,18 @@ static SIGBUS_MESSAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 /// line naming `path`, and exit status 135 (128 + SIGBUS, as the shell reports the
 /// signal). Only the first call installs it. See `tests/sigbus.rs` in steps 2-4.
 pub fn explain_sigbus(path: &Path) {
-    let message = format!(
-        "\nerror: {} changed size while it was mapped (SIGBUS): another program truncated \
+    explain_sigbus_with(format!(
+        "error: {} changed size while it was mapped (SIGBUS): another program truncated \
          or rewrote it during the pass. Steps 2 and later map their input instead of \
-         reading it; the book's step 2 chapter (\"map, don't read\") explains the trade.\n",
+         reading it; the book's step 2 chapter (\"map, don't read\") explains the trade.",
         path.display()
-    );
+    ));
+}
+
+/// [`explain_sigbus`] with the line `message`: for what is mapped besides an input
+/// file (step 9's tables).
+pub fn explain_sigbus_with(message: String) {
+    let message = format!("\n{message}\n");
     if SIGBUS_MESSAGE.set(message).is_err() {
         return;
     }

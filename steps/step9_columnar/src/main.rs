@@ -23,6 +23,7 @@ fn command() -> Command {
         .subcommand(cli::load::command())
         .subcommand(cli::query::command())
         .subcommand(cli::export::command())
+        .subcommand(cli::verify::command())
 }
 
 fn main() -> ExitCode {
@@ -31,6 +32,7 @@ fn main() -> ExitCode {
         Some(("load", m)) => cli::load::run(m),
         Some(("query", m)) => cli::query::run(m),
         Some(("export", m)) => cli::export::run(m),
+        Some(("verify", m)) => cli::verify::run(m),
         _ => cli::bench::run(&matches),
     };
     result.unwrap_or_else(|code| code)

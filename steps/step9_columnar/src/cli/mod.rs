@@ -9,6 +9,7 @@
 //! step9 load FILE TABLE_DIR    the load                                    (load)
 //! step9 query TABLE_DIR        the query over a loaded table, --where      (query)
 //! step9 export TABLE_DIR       the table as an Arrow or a Parquet file     (export)
+//! step9 verify TABLE_DIR       every file against its size and checksum    (verify)
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -29,6 +30,7 @@ pub mod bench;
 pub mod export;
 pub mod load;
 pub mod query;
+pub mod verify;
 
 /// Prints `e` (as JSON on stdout with `json`) and returns its exit status: 2 for a
 /// file that cannot be read or written, else 1.

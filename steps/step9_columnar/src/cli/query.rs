@@ -87,6 +87,14 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let runs = *m.get_one::<u32>("runs").expect("a default");
     // The first run's time includes opening the table.
     let mut start = Instant::now();
+    // A table's files are mapped: one truncated by another program during the query
+    // raises SIGBUS, which gets a sentence instead of a bare "Bus error".
+    harness::run::cli::explain_sigbus_with(format!(
+        "error: a file of the table {} changed size while it was mapped (SIGBUS): another \
+         program truncated or rewrote it during the query. A table is read where it lies, \
+         mapped; load it again, and `step9 verify` it.",
+        dir.display()
+    ));
     let table = Table::open(dir).map_err(|e| report(&e, json))?;
     let mut first_seconds = None;
     let mut answer = None;

@@ -160,11 +160,22 @@ impl Table {
         // twice the groups.
         let offsets = map_exact(
             &self.dir,
+            &self.manifest,
             &file("index.offsets"),
             len("index.offsets").max(8),
         )?;
-        let rows = map_exact(&self.dir, &file("index.rows"), 8 * self.manifest.rows)?;
-        let slots = map_exact(&self.dir, &file("index.slots"), len("index.slots").max(8))?;
+        let rows = map_exact(
+            &self.dir,
+            &self.manifest,
+            &file("index.rows"),
+            8 * self.manifest.rows,
+        )?;
+        let slots = map_exact(
+            &self.dir,
+            &self.manifest,
+            &file("index.slots"),
+            len("index.slots").max(8),
+        )?;
         let index = IndexFiles {
             offsets,
             rows,

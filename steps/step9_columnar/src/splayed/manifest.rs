@@ -2,6 +2,8 @@
 //! symbols) and the format's version, as JSON. The load writes it last, so a table
 //! directory without one is not a table.
 
+use std::collections::BTreeMap;
+
 use harness::query::key_text;
 use serde_json::{Value, json};
 
@@ -12,8 +14,9 @@ pub const FORMAT: &str = "step9-splayed-table";
 /// Its version; a reader refuses any other. Version 2 added the hash index's slots
 /// (`col{k}.index.slots`), which `--where` looks a value up in; version 3 the
 /// `text` columns (`col{k}.text`); version 4 their end offsets in 4 bytes when the
-/// text is at most 4 GiB ([`crate::splayed::layout::text_offset_width`]).
-pub const VERSION: u64 = 4;
+/// text is at most 4 GiB ([`crate::splayed::layout::text_offset_width`]); version 5
+/// a CRC-32 of every file and of the manifest itself ([`Manifest::checksums`]).
+pub const VERSION: u64 = 5;
 
 /// One column.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,6 +43,28 @@ pub struct Manifest {
     pub columns: Vec<Column>,
     /// The column with a hash index ([`crate::hash_index`]), if any.
     pub index: Option<usize>,
+    /// Every other file of the table, by name, with its CRC-32 ([`checksum`]): what
+    /// ties the files to this manifest, so that a file damaged, edited or copied from
+    /// another table is refused when it is mapped ([`crate::splayed::scan`]). The
+    /// manifest's own text carries one more, over everything else in it. The idea is
+    /// DuckDB's, which checksums every block of its file and checks it on read.
+    pub checksums: BTreeMap<String, u32>,
+}
+
+/// The CRC-32 (IEEE 802.3, as zlib's) of `bytes`, by `crc32fast` (its PCLMULQDQ
+/// folding where the CPU has it).
+pub fn checksum(bytes: &[u8]) -> u32 {
+    crc32fast::hash(bytes)
+}
+
+/// The CRC-32 of the manifest's JSON text without its `checksum` field, as
+/// `serde_json` writes it.
+fn text_checksum(json: &Value) -> u32 {
+    let mut rest = json.clone();
+    if let Some(object) = rest.as_object_mut() {
+        object.remove("checksum");
+    }
+    checksum(rest.to_string().as_bytes())
 }
 
 impl Manifest {
@@ -54,8 +79,11 @@ impl Manifest {
                        "id_bound": c.id_bound})
             })
             .collect();
-        json!({"format": FORMAT, "version": VERSION, "rows": self.rows,
-               "symbols": self.symbols, "columns": columns, "index": self.index})
+        let mut json = json!({"format": FORMAT, "version": VERSION, "rows": self.rows,
+               "symbols": self.symbols, "columns": columns, "index": self.index,
+               "files": self.checksums});
+        json["checksum"] = text_checksum(&json).into();
+        json
     }
 
     /// Reads the JSON of [`Manifest::to_json`].
@@ -69,6 +97,13 @@ impl Manifest {
                 "not a {FORMAT} of version {VERSION}: format {}, version {}",
                 value["format"], value["version"]
             ));
+        }
+        if value["checksum"].as_u64() != Some(u64::from(text_checksum(value))) {
+            return Err(
+                "the manifest does not match its checksum: it was edited or \
+                        damaged after the load"
+                    .into(),
+            );
         }
         let number = |v: &Value, name: &str| {
             v[name]
@@ -98,11 +133,24 @@ impl Manifest {
                     .ok_or("a bad index")? as usize,
             ),
         };
+        let checksums = value["files"]
+            .as_object()
+            .ok_or("the manifest lacks its files' checksums")?
+            .iter()
+            .map(|(name, crc)| {
+                let crc = crc.as_u64().and_then(|c| u32::try_from(c).ok());
+                Ok((
+                    name.clone(),
+                    crc.ok_or(format!("a bad checksum of {name}"))?,
+                ))
+            })
+            .collect::<Result<BTreeMap<String, u32>, String>>()?;
         Ok(Manifest {
             rows: number(value, "rows")?,
             symbols: number(value, "symbols")?,
             columns,
             index,
+            checksums,
         })
     }
 }
@@ -167,10 +215,21 @@ mod tests {
                 },
             ],
             index: Some(1),
+            checksums: [("col0.values".to_string(), 7), ("symbols.bytes".into(), 9)].into(),
         };
         assert_eq!(Manifest::from_json(&m.to_json()), Ok(m.clone()));
         let mut other = m.to_json();
         other["version"] = (VERSION + 1).into();
         assert!(Manifest::from_json(&other).unwrap_err().contains("version"));
+        // Any number edited, the text's checksum refuses it.
+        for edit in ["rows", "symbols"] {
+            let mut edited = m.to_json();
+            edited[edit] = 4.into();
+            let e = Manifest::from_json(&edited).unwrap_err();
+            assert!(e.contains("does not match its checksum"), "{edit}: {e}");
+        }
+        let mut edited = m.to_json();
+        edited["columns"][0]["id_bound"] = 1.into();
+        assert!(Manifest::from_json(&edited).is_err());
     }
 }

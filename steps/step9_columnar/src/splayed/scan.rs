@@ -44,9 +44,61 @@ pub struct ColumnFiles {
     pub width: usize,
 }
 
+// ANCHOR: map_exact
+/// Maps the file at `path` of the table at `dir`, checking that it is `len` bytes
+/// long and that its CRC-32 is the one `manifest` holds for it: one pass over its
+/// bytes, on every core, the first time a table's file is mapped.
+pub(crate) fn map_exact(
+    dir: &Path,
+    manifest: &Manifest,
+    path: &Path,
+    len: u64,
+) -> Result<Mmap, TableError> {
+    let map = map_sized(dir, path, len)?;
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let Some(&expected) = manifest.checksums.get(name) else {
+        return Err(TableError::NotATable(
+            dir.into(),
+            format!("the manifest has no checksum of {name}"),
+        ));
+    };
+    if parallel_checksum(&map) != expected {
+        return Err(TableError::NotATable(
+            dir.into(),
+            format!(
+                "{name} does not match its checksum in the manifest: it was changed, \
+                 damaged or copied from another table after the load"
+            ),
+        ));
+    }
+    Ok(map)
+}
+
+/// The CRC-32 of `bytes`, its blocks of 4 MiB summed on rayon's threads and the
+/// sums joined in order (`crc32fast`'s `combine`).
+fn parallel_checksum(bytes: &[u8]) -> u32 {
+    use rayon::prelude::*;
+    bytes
+        .par_chunks(1 << 22)
+        .map(|block| {
+            let mut crc = crc32fast::Hasher::new();
+            crc.update(block);
+            crc
+        })
+        .reduce(crc32fast::Hasher::new, |mut a, b| {
+            a.combine(&b);
+            a
+        })
+        .finalize()
+}
+// ANCHOR_END: map_exact
+
 /// Maps the file at `path` of the table at `dir`, checking that it is `len` bytes
 /// long.
-pub(crate) fn map_exact(dir: &Path, path: &Path, len: u64) -> Result<Mmap, TableError> {
+fn map_sized(dir: &Path, path: &Path, len: u64) -> Result<Mmap, TableError> {
     let file = File::open(path)
         .map_err(|e| TableError::NotATable(dir.into(), format!("{}: {e}", path.display())))?;
     // SAFETY: a table's files are written once, under a temporary name, and renamed
@@ -79,9 +131,14 @@ impl Table {
             std::fs::read(dir.join(MANIFEST)).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
         let json = serde_json::from_slice(&text).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
         let manifest = Manifest::from_json(&json).map_err(not)?;
-        let symbol_offsets = map_exact(dir, &dir.join(SYMBOL_OFFSETS), 8 * (manifest.symbols + 1))?;
+        let symbol_offsets = map_exact(
+            dir,
+            &manifest,
+            &dir.join(SYMBOL_OFFSETS),
+            8 * (manifest.symbols + 1),
+        )?;
         let total = u64_at(&symbol_offsets, manifest.symbols as usize);
-        let symbol_bytes = map_exact(dir, &dir.join(SYMBOL_BYTES), total)?;
+        let symbol_bytes = map_exact(dir, &manifest, &dir.join(SYMBOL_BYTES), total)?;
         Ok(Table {
             dir: dir.to_path_buf(),
             columns: (0..manifest.columns.len())
@@ -92,6 +149,44 @@ impl Table {
             symbol_bytes,
             symbol_offsets,
         })
+    }
+
+    /// Checks the whole table, as `step9 verify` does: maps every column's files and
+    /// the index, each checked against its size and its checksum in the manifest
+    /// ([`map_exact`]), and finds every file of the directory in the manifest.
+    /// Returns the files and bytes checked, the manifest not counted.
+    ///
+    /// # Errors
+    /// [`TableError::NotATable`] naming the first file that does not match, is
+    /// missing, or is not the table's.
+    pub fn verify(&self) -> Result<(usize, u64), TableError> {
+        for k in 0..self.manifest.columns.len() {
+            self.column(k)?;
+            self.index(k)?;
+        }
+        let not = |why: String| TableError::NotATable(self.dir.clone(), why);
+        let mut bytes = 0;
+        for entry in std::fs::read_dir(&self.dir).map_err(TableError::io_at(&self.dir))? {
+            let entry = entry.map_err(TableError::io_at(&self.dir))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name == MANIFEST {
+                continue;
+            }
+            if !self.manifest.checksums.contains_key(&name) {
+                return Err(not(format!("{name} is not one of the manifest's files")));
+            }
+            bytes += entry
+                .metadata()
+                .map_err(TableError::io_at(&entry.path()))?
+                .len();
+        }
+        // Every file the manifest names was mapped above, or is missing here.
+        for name in self.manifest.checksums.keys() {
+            if !self.dir.join(name).is_file() {
+                return Err(not(format!("{name} is missing")));
+            }
+        }
+        Ok((self.manifest.checksums.len(), bytes))
     }
 
     /// The index of the column `name`: its name, or its 1-based position (a table
@@ -129,13 +224,25 @@ impl Table {
             _ => 0,
         };
         let width = ty.values_width(text_bytes);
-        let values = map_exact(&self.dir, &file("values"), rows * width as u64)?;
+        let values = map_exact(
+            &self.dir,
+            &self.manifest,
+            &file("values"),
+            rows * width as u64,
+        )?;
         let valid = ty
             .has_validity()
-            .then(|| map_exact(&self.dir, &file("valid"), rows.div_ceil(64) * 8))
+            .then(|| {
+                map_exact(
+                    &self.dir,
+                    &self.manifest,
+                    &file("valid"),
+                    rows.div_ceil(64) * 8,
+                )
+            })
             .transpose()?;
         let exact = (ty == ColumnType::Float64)
-            .then(|| map_exact(&self.dir, &file("exact"), rows * 16))
+            .then(|| map_exact(&self.dir, &self.manifest, &file("exact"), rows * 16))
             .transpose()?;
         let text = (ty == ColumnType::Text)
             .then(|| {
@@ -143,7 +250,7 @@ impl Table {
                 let len = rows
                     .checked_sub(1)
                     .map_or(0, |last| offset_at(&values, width, last as usize));
-                map_exact(&self.dir, &file("text"), len)
+                map_exact(&self.dir, &self.manifest, &file("text"), len)
             })
             .transpose()?;
         Ok(ColumnFiles {

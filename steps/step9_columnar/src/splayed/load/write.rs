@@ -1,6 +1,8 @@
 //! After pass 2: the manifest, the files that the maps do not hold, every file
 //! flushed to the disk, and the rename that makes the table appear, complete.
 
+use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
@@ -51,6 +53,7 @@ pub(super) fn manifest(
         symbols: symbols as u64,
         columns,
         index: None,
+        checksums: BTreeMap::new(), // once the files are written: write_table
     }
 }
 
@@ -91,11 +94,50 @@ pub(super) fn write_table(tmp: &Path, w: &Written<'_>, threads: usize) -> std::i
     if let Some((k, index)) = w.index {
         hash_index::files::write(tmp, *k, index)?;
     }
-    let json = w.manifest.to_json().to_string();
+    let manifest = Manifest {
+        checksums: checksums(tmp, threads)?,
+        ..w.manifest.clone()
+    };
+    let json = manifest.to_json().to_string();
     layout::write_file(&tmp.join(MANIFEST), [json.as_bytes()])?;
     std::fs::File::open(tmp)?.sync_all()
 }
 // ANCHOR_END: write_table
+
+/// The CRC-32 of every file in `tmp`, by name, one task per file: read back from the
+/// page cache, where the load has just written them.
+fn checksums(tmp: &Path, threads: usize) -> std::io::Result<BTreeMap<String, u32>> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(tmp)? {
+        let name = entry?.file_name();
+        names.push(
+            name.into_string().map_err(|n| {
+                std::io::Error::other(format!("a file name that is not UTF-8: {n:?}"))
+            })?,
+        );
+    }
+    let sums = map_chunks(
+        threads,
+        names.len(),
+        || (),
+        |(), i| -> std::io::Result<u32> {
+            let mut file = std::fs::File::open(tmp.join(&names[i]))?;
+            let (mut crc, mut block) = (crc32fast::Hasher::new(), vec![0u8; 1 << 20]);
+            loop {
+                match file.read(&mut block)? {
+                    0 => return Ok(crc.finalize()),
+                    n => crc.update(&block[..n]),
+                }
+            }
+        },
+    )
+    .0;
+    names
+        .into_iter()
+        .zip(sums)
+        .map(|(name, sum)| Ok((name, sum?)))
+        .collect()
+}
 
 // ANCHOR: staging
 /// The load's temporary directory beside the table's (`temporary_dir`): removed
