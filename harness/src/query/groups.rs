@@ -3,20 +3,24 @@
 //! A query with a million distinct keys has a million groups. Held as a map from an
 //! owned key to its group, the answer would ask the heap a million times for the
 //! keys and sort them through a million pointers; building it would then cost more
-//! than the query. So the keys lie back to back in one buffer, a group's key is
-//! where the previous one ends up to its own end, and the groups are in one vector
-//! beside them, all three in key order:
+//! than the query. So the keys lie back to back in one buffer, in the order the
+//! table handed them over, a group's key is where the previous one ends up to its own
+//! end, the groups are in one vector beside them, and a fourth vector holds their
+//! numbers in key order:
 //!
 //! ```text
-//! keys:   "booksfishgames"        one buffer, keys back to back
-//! ends:   [5, 9, 14]              key i is keys[ends[i-1]..ends[i]]
-//! groups: [books, fish, games]    the aggregates of key i
+//! keys:   "fishbooksgames"        one buffer, keys back to back, as pushed
+//! ends:   [4, 9, 14]              key j is keys[ends[j-1]..ends[j]]
+//! groups: [fish, books, games]    the aggregates of key j
+//! order:  [1, 0, 2]               the key order: books, fish, games
 //! ```
 //!
 //! A step's table hands its groups to a [`GroupsBuilder`] in any order; `finish` sorts
-//! them once, by their first 16 bytes as one big-endian `u128` (an integer compare for
-//! nearly every pair, with the keys' bytes read only on a tie), and gathers the keys
-//! into key order.
+//! their numbers once, by their first 16 bytes as one big-endian `u128` (an integer
+//! compare for nearly every pair, with the keys' bytes read only on a tie). Nothing
+//! is moved into key order: with a million groups, copying every key and group to
+//! its sorted place reads them all at random and writes a second answer, which costs
+//! more than the sort.
 
 use std::fmt;
 use std::ops::Index;
@@ -25,11 +29,21 @@ use crate::query::answer::{Group, key_text};
 
 /// The groups of an answer, in key order (bytes compared as unsigned, shorter first
 /// on a common prefix: the order of `[u8]`). Keys are distinct.
-#[derive(Clone, Default, PartialEq)]
+#[derive(Clone, Default)]
 pub struct Groups {
     keys: Vec<u8>,
     ends: Vec<usize>,
     groups: Vec<Group>,
+    /// Group numbers (indices of `ends` and `groups`) in key order.
+    order: Vec<usize>,
+}
+
+/// Two answers are equal when they hold the same keys with equal groups, whatever
+/// order their tables handed them over in.
+impl PartialEq for Groups {
+    fn eq(&self, other: &Groups) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
 }
 
 impl Groups {
@@ -50,23 +64,27 @@ impl Groups {
 
     /// Groups in the answer.
     pub fn len(&self) -> usize {
-        self.groups.len()
+        self.order.len()
     }
 
     /// True when the answer has no group.
     pub fn is_empty(&self) -> bool {
-        self.groups.is_empty()
+        self.order.is_empty()
     }
 
-    /// The key of group `i` (in key order).
+    /// The key of the `i`-th group in key order.
     fn key(&self, i: usize) -> &[u8] {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.keys[start..self.ends[i]]
+        key_of(&self.keys, &self.ends, self.order[i])
+    }
+
+    /// The `i`-th group in key order.
+    fn group(&self, i: usize) -> &Group {
+        &self.groups[self.order[i]]
     }
 
     /// The groups with their keys, in key order.
     pub fn iter(&self) -> impl Iterator<Item = (&[u8], &Group)> {
-        (0..self.len()).map(|i| (self.key(i), &self.groups[i]))
+        (0..self.len()).map(|i| (self.key(i), self.group(i)))
     }
 
     /// The keys, in key order.
@@ -75,8 +93,8 @@ impl Groups {
     }
 
     /// The groups, in key order.
-    pub fn values(&self) -> std::slice::Iter<'_, Group> {
-        self.groups.iter()
+    pub fn values(&self) -> impl Iterator<Item = &Group> {
+        (0..self.len()).map(|i| self.group(i))
     }
 
     /// The group of `key`, found by binary search.
@@ -87,7 +105,7 @@ impl Groups {
             match self.key(mid).cmp(key) {
                 std::cmp::Ordering::Less => low = mid + 1,
                 std::cmp::Ordering::Greater => high = mid,
-                std::cmp::Ordering::Equal => return Some(&self.groups[mid]),
+                std::cmp::Ordering::Equal => return Some(self.group(mid)),
             }
         }
         None
@@ -101,7 +119,7 @@ impl Groups {
             match self.key(mid).cmp(key) {
                 std::cmp::Ordering::Less => low = mid + 1,
                 std::cmp::Ordering::Greater => high = mid,
-                std::cmp::Ordering::Equal => return Some(&mut self.groups[mid]),
+                std::cmp::Ordering::Equal => return Some(&mut self.groups[self.order[mid]]),
             }
         }
         None
@@ -151,7 +169,7 @@ impl GroupsBuilder {
     pub fn finish(self) -> Groups {
         let mut order = self.prefixes();
         order.sort_unstable_by(|a, b| self.compare(a, b));
-        self.checked_gather(order)
+        self.checked_ordered(order)
     }
 
     /// [`GroupsBuilder::finish`], the sort on every core of rayon's pool: for a step
@@ -160,28 +178,44 @@ impl GroupsBuilder {
         use rayon::slice::ParallelSliceMut;
         let mut order = self.prefixes();
         order.par_sort_unstable_by(|a, b| self.compare(a, b));
-        self.checked_gather(order)
+        self.checked_ordered(order)
     }
 
-    fn checked_gather(self, order: Vec<(u128, usize)>) -> Groups {
+    fn checked_ordered(self, order: Vec<(u128, usize)>) -> Groups {
         debug_assert!(
             order
                 .windows(2)
                 .all(|w| self.key(w[0].1) != self.key(w[1].1)),
             "a key was pushed twice"
         );
-        self.gather(order.into_iter().map(|(_, i)| i))
+        self.ordered(order.into_iter().map(|(_, i)| i).collect())
+    }
+
+    /// The answer of the groups numbered by `order`, in that order.
+    fn ordered(self, order: Vec<usize>) -> Groups {
+        Groups {
+            keys: self.keys,
+            ends: self.ends,
+            groups: self.groups,
+            order,
+        }
     }
 
     fn key(&self, i: usize) -> &[u8] {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] };
-        &self.keys[start..self.ends[i]]
+        key_of(&self.keys, &self.ends, i)
     }
 
     /// Every group's number with its key's first 16 bytes.
     fn prefixes(&self) -> Vec<(u128, usize)> {
-        (0..self.groups.len())
-            .map(|i| (prefix(self.key(i)), i))
+        let mut start = 0;
+        self.ends
+            .iter()
+            .enumerate()
+            .map(|(i, &end)| {
+                let p = prefix_at(&self.keys, start, end);
+                start = end;
+                (p, i)
+            })
             .collect()
     }
 
@@ -200,27 +234,33 @@ impl GroupsBuilder {
         order
     }
 
-    /// The groups numbered by `order`, their keys copied into key order.
-    fn gather(&self, order: impl ExactSizeIterator<Item = usize>) -> Groups {
-        let mut out = Groups::builder(order.len(), self.keys.len());
-        for i in order {
-            out.push(self.key(i), self.groups[i]);
-        }
-        Groups {
-            keys: out.keys,
-            ends: out.ends,
-            groups: out.groups,
-        }
-    }
 }
 
-/// A key's first 16 bytes as a big-endian integer, zero-padded: two keys whose
-/// prefixes differ compare as their prefixes do.
+/// Key `j` of an arena: `keys[ends[j-1]..ends[j]]`.
 #[inline]
-fn prefix(key: &[u8]) -> u128 {
+fn key_of<'k>(keys: &'k [u8], ends: &[usize], j: usize) -> &'k [u8] {
+    let start = if j == 0 { 0 } else { ends[j - 1] };
+    &keys[start..ends[j]]
+}
+
+/// The first 16 bytes of the key `keys[start..end]` as a big-endian integer,
+/// zero-padded: two keys whose prefixes differ compare as their prefixes do. Read as
+/// one 16-byte load where the arena has 16 bytes from `start`, the bytes past the key
+/// masked off, so that a short key costs no copy of a variable length.
+#[inline]
+fn prefix_at(keys: &[u8], start: usize, end: usize) -> u128 {
+    let n = end - start;
+    if let Some(bytes) = keys.get(start..start + 16) {
+        let word = u128::from_be_bytes(bytes.try_into().expect("16 bytes"));
+        return match n {
+            0 => 0,
+            1..16 => word & !(u128::MAX >> (8 * n)),
+            _ => word,
+        };
+    }
     let mut bytes = [0u8; 16];
-    let n = key.len().min(16);
-    bytes[..n].copy_from_slice(&key[..n]);
+    let n = n.min(16);
+    bytes[..n].copy_from_slice(&keys[start..start + n]);
     u128::from_be_bytes(bytes)
 }
 
@@ -244,7 +284,7 @@ impl FromIterator<(Vec<u8>, Group)> for Groups {
             })
             .map(|(_, &(_, i))| i)
             .collect::<Vec<_>>();
-        builder.gather(last.into_iter())
+        builder.ordered(last)
     }
 }
 
