@@ -233,7 +233,6 @@ impl GroupsBuilder {
         order.sort_unstable_by(|a, b| self.compare(a, b));
         order
     }
-
 }
 
 /// Key `j` of an arena: `keys[ends[j-1]..ends[j]]`.

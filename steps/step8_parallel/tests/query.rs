@@ -133,3 +133,52 @@ fn an_open_quote_past_the_fields_read_is_named_at_its_quote() {
         );
     }
 }
+
+/// Sums whose partial values overflow `f64`: the same answer in every order of the
+/// rows, on every thread count and chunk size, and the exact one, rounded once
+/// (1e308 + 1e308 - 1e308 is 1e308; an `f64` sum in this order is `inf`). A sum
+/// whose exact value is beyond `f64` rounds to infinity, as IEEE rounding of any
+/// number past the largest `f64` does, on every path alike; the mean of the same
+/// values is exact and finite.
+#[test]
+fn sums_past_f64s_range_are_the_same_in_every_order_and_split() {
+    let rows = |values: &[&str], padding: usize| {
+        let mut csv = String::from("category,value\n");
+        for (i, v) in values.iter().enumerate() {
+            csv += &format!("b,{v}\n");
+            // Rows of another key between them, so that chunks cut between the values.
+            for _ in 0..padding * (i + 1) {
+                csv += "pad,1\n";
+            }
+        }
+        csv.into_bytes()
+    };
+    let answer = |csv: &[u8], split: Split| {
+        let groups = query::run_split(csv, Query::default(), split).unwrap();
+        let b = groups[&b"b"[..]];
+        (b.sum, b.mean)
+    };
+    for (values, sum, mean) in [
+        (&["1e308", "1e308", "-1e308"][..], 1e308, 1e308 / 3.0),
+        (&["1e308", "-1e308", "1e308"][..], 1e308, 1e308 / 3.0),
+        (&["-1e308", "1e308", "1e308"][..], 1e308, 1e308 / 3.0),
+        (&["1e308", "1e308", "1e308"][..], f64::INFINITY, 1e308),
+        (
+            &["-1.7e308", "-1.7e308", "1.7e308"][..],
+            -1.7e308,
+            -1.7e308 / 3.0,
+        ),
+    ] {
+        for padding in [0, 300] {
+            let csv = rows(values, padding);
+            for threads in [1, 2, 3] {
+                for chunk in [0, 64, 4096] {
+                    let split = Split { threads, chunk };
+                    let (got_sum, got_mean) = answer(&csv, split);
+                    assert_eq!(got_sum, Some(sum), "{values:?} {padding} {split:?}");
+                    assert_eq!(got_mean, Some(mean), "{values:?} {padding} {split:?}");
+                }
+            }
+        }
+    }
+}
