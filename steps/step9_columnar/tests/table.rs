@@ -495,6 +495,17 @@ fn a_decimal_column_sums_the_texts_not_their_f64s() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Writes `gen`'s bench layout of `rows` rows (seed `seed`) to `path`.
+fn write_generated(path: &Path, rows: u64, seed: u64) {
+    let (bytes, _) = generate_in_memory(&Config {
+        rows,
+        seed,
+        quoted_pct: 2.0,
+        crlf: false,
+    });
+    std::fs::write(path, bytes).unwrap();
+}
+
 /// The staging directories beside `dir` (`.NAME.loading-PID`).
 fn stagings(dir: &Path) -> Vec<String> {
     let prefix = format!(".{}.loading-", dir.file_name().unwrap().to_str().unwrap());
@@ -512,13 +523,7 @@ fn stagings(dir: &Path) -> Vec<String> {
 fn an_interrupted_load_removes_its_staging_and_the_next_load_a_killed_ones() {
     let dir = table_dir("killed");
     let csv = dir.with_extension("csv");
-    let (bytes, _) = generate_in_memory(&Config {
-        rows: 300_000,
-        seed: 7,
-        quoted_pct: 1.0,
-        crlf: false,
-    });
-    std::fs::write(&csv, &bytes).unwrap();
+    write_generated(&csv, 300_000, 7);
     let load = |dir: &Path| {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_step9"));
         command
@@ -618,13 +623,7 @@ fn the_bench_refuses_a_missing_tmpdir_and_does_not_create_it() {
 fn a_damaged_table_is_refused_never_read() {
     let dir = table_dir("damaged");
     let csv = dir.with_extension("csv");
-    let (bytes, _) = generate_in_memory(&Config {
-        rows: 400,
-        seed: 3,
-        quoted_pct: 5.0,
-        crlf: false,
-    });
-    std::fs::write(&csv, &bytes).unwrap();
+    write_generated(&csv, 400, 3);
     let step9 = |args: &[&std::ffi::OsStr]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_step9"))
             .args(args)
@@ -755,13 +754,7 @@ fn a_damaged_table_is_refused_never_read() {
         dir.file_name().unwrap().to_str().unwrap()
     ));
     let other_csv = other.with_extension("csv");
-    let (bytes, _) = generate_in_memory(&Config {
-        rows: 400,
-        seed: 4,
-        quoted_pct: 5.0,
-        crlf: false,
-    });
-    std::fs::write(&other_csv, &bytes).unwrap();
+    write_generated(&other_csv, 400, 4);
     let loaded = step9(&[
         &os("load"),
         other_csv.as_os_str(),
