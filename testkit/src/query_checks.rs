@@ -57,7 +57,41 @@ macro_rules! query_tests {
         fn keys_of_every_count_and_shape_group_apart() {
             $crate::query_checks::keys_of_every_count_and_shape_group_apart::<$step>(__dir());
         }
+        #[test]
+        fn sums_past_f64s_range() {
+            $crate::query_checks::sums_past_f64s_range::<$step>(__dir(), $sums);
+        }
     };
+}
+
+/// Sums whose partial values pass `f64`'s range. A row-order sum overflows to `inf`
+/// as `f64` additions do (`1e308 + 1e308 - 1e308` is `inf`); an exact sum is the
+/// exact value rounded once (`1e308`), and an exact value past the range
+/// (`1e308 + 1e308`) is the error `sum_out_of_range`, naming the group.
+pub fn sums_past_f64s_range<S: QueryStep>(dir: &Path, sums: Sums) {
+    let run = |name: &str, csv: &str| {
+        let path = dir.join(format!("range-{name}-{}.csv", std::process::id()));
+        std::fs::write(&path, csv).unwrap();
+        let matches = command::<S>().get_matches_from([S::NAME]);
+        let config = S::config(&matches).unwrap_or_else(|(message, _)| panic!("{message}"));
+        let answer = S::query_file(&path, Query::default(), &config).unwrap();
+        std::fs::remove_file(path).unwrap();
+        answer
+    };
+    let back = run("back", "category,value\nb,1e308\nb,1e308\nb,-1e308\n").unwrap();
+    let expected = match sums {
+        Sums::RowOrder => f64::INFINITY,
+        Sums::Exact => 1e308,
+    };
+    assert_eq!(back[&b"b"[..]].sum, Some(expected));
+    let past = run("past", "category,value\na,1\nc,1e308\nc,1e308\n");
+    match sums {
+        Sums::RowOrder => assert_eq!(past.unwrap()[&b"c"[..]].sum, Some(f64::INFINITY)),
+        Sums::Exact => assert_eq!(
+            past.unwrap_err().to_json(),
+            serde_json::json!({"error": "sum_out_of_range", "column": "value", "key": "c"})
+        ),
+    }
 }
 
 /// The generated files the checks run on: `(name, config)`.

@@ -66,6 +66,15 @@ pub enum QueryError {
         /// The field's cooked bytes.
         text: Vec<u8>,
     },
+    /// A group's exact sum lies past the largest `f64` (about 1.8e308): no `f64` holds
+    /// it. Only the steps whose sums are exact raise it ([`crate::query::Groups::
+    /// check_exact_sums`]); a row-order `f64` sum overflows to `inf`, as IEEE 754 has it.
+    SumOutOfRange {
+        /// The SUM column, as the query named it.
+        column: String,
+        /// The group's key.
+        key: Vec<u8>,
+    },
 }
 
 impl QueryError {
@@ -79,6 +88,7 @@ impl QueryError {
             QueryError::NotAPosition { .. } => "not_a_position",
             QueryError::FieldCount { .. } => "field_count",
             QueryError::InvalidNumber { .. } => "invalid_number",
+            QueryError::SumOutOfRange { .. } => "sum_out_of_range",
         }
     }
 
@@ -133,6 +143,9 @@ impl QueryError {
                 *line,
                 *byte,
             ),
+            QueryError::SumOutOfRange { column, key } => {
+                json!({"error": self.name(), "column": column, "key": key_text(key)})
+            }
         }
     }
 }
@@ -216,6 +229,12 @@ impl fmt::Display for QueryError {
                     _ => Ok(()),
                 }
             }
+            QueryError::SumOutOfRange { column, key } => write!(
+                f,
+                "SUM({column}) of the group {:?} is past the range of a 64-bit float: its \
+                 exact value is beyond 1.8e308 in magnitude",
+                key_text(key)
+            ),
         }
     }
 }

@@ -26,6 +26,7 @@ use std::fmt;
 use std::ops::Index;
 
 use crate::query::answer::{Group, key_text};
+use crate::query::error::QueryError;
 
 /// The groups of an answer, in key order (bytes compared as unsigned, shorter first
 /// on a common prefix: the order of `[u8]`). Keys are distinct.
@@ -123,6 +124,25 @@ impl Groups {
             }
         }
         None
+    }
+
+    /// The first group (in key order) whose sum is infinite, as an error: for a step
+    /// whose sums are exact, where an infinite sum means an exact sum past `f64`'s
+    /// range, not an `f64` addition that overflowed. `column` names the SUM column.
+    ///
+    /// # Errors
+    /// [`QueryError::SumOutOfRange`].
+    pub fn check_exact_sums(&self, column: &str) -> Result<(), QueryError> {
+        match self
+            .iter()
+            .find(|(_, g)| g.sum.is_some_and(f64::is_infinite))
+        {
+            Some((key, _)) => Err(QueryError::SumOutOfRange {
+                column: column.to_string(),
+                key: key.to_vec(),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// True when `key` has a group.

@@ -310,9 +310,12 @@ pub fn finish(
             acc.range.add(n);
         }
     }
-    Ok(groups
+    let groups: Groups = groups
         .iter()
         .map(|(k, acc)| (k.clone(), acc.group()))
-        .collect())
+        .collect();
+    // An infinite sum is an exact sum past f64's range: an error, as in step 8.
+    groups.check_exact_sums(query.sum)?;
+    Ok(groups)
 }
 // ANCHOR_END: finish

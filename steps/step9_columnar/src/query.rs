@@ -392,7 +392,10 @@ pub fn run_plan(
     let tables = std::iter::once(header.table)
         .chain(parts.1.into_iter().map(|(_, aggregator)| aggregator.table))
         .collect();
-    Ok(crate::merge::merge(tables, threads))
+    let groups = crate::merge::merge(tables, threads);
+    // An infinite sum is an exact sum past f64's range: an error, not `inf`.
+    groups.check_exact_sums(query.sum)?;
+    Ok(groups)
 }
 
 /// Adds the first record of `input` to `aggregator` (blank lines before it skipped)

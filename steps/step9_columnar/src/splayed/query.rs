@@ -94,6 +94,8 @@ pub fn run_selected(
             });
         }
     }?;
+    // An infinite sum is an exact sum past f64's range: an error, as over the CSV.
+    groups.check_exact_sums(query.sum)?;
     Ok(groups)
 }
 
