@@ -305,16 +305,25 @@ pub fn a_pipe_or_a_device(bin: &Path) {
         eprintln!("SKIPPED the FIFO half of a_pipe_or_a_device: mkfifo did not run");
         return;
     }
-    // A writer, so that the binary's open of the FIFO does not wait forever.
-    let writer = Command::new("sh")
-        .arg("-c")
-        .arg("printf 'a,b\n' > \"$0\"")
+    // No writer: a binary that opened the FIFO would wait for one forever, so it is
+    // given 60 s, then killed and the test fails.
+    let mut child = Command::new(bin)
         .arg(&fifo)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
         .spawn()
-        .unwrap();
-    let out = run_on(bin, &fifo, &[]);
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()));
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed().as_secs() >= 60 {
+            let _ = child.kill();
+            let _ = std::fs::remove_file(&fifo);
+            panic!("{} waited on a FIFO without a writer", bin.display());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().unwrap();
     let _ = std::fs::remove_file(&fifo);
-    let _ = writer.wait_with_output();
     expect(&out, 2, &["not a regular file"], "FIFO");
 }
 

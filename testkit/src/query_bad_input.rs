@@ -248,4 +248,18 @@ pub fn the_binary_exits_non_zero_with_the_error_as_json(bin: &Path) {
     let out = Command::new(bin).arg("/no/such/file.csv").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /no/such/file.csv"));
+    // A file that cannot be read is an error too, in JSON on stdout with `--json`.
+    let out = Command::new(bin)
+        .args(["/no/such/file.csv", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["error"], "io", "{json}");
+    assert!(
+        json["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("cannot read /no/such/file.csv")),
+        "{json}"
+    );
 }

@@ -110,8 +110,8 @@ fn sum_to_json(sum: Option<f64>) -> Value {
 ///
 /// # Errors
 /// What the challenge's input cannot hold, as a sentence naming the station: a
-/// temperature outside -99.9 to 99.9, or a line without one (an empty field is NULL
-/// here; the challenge has none). A station with some NULL lines is found by its
+/// temperature outside -99.9 to 99.9 or with more than one decimal, or a line without
+/// one (an empty field is NULL here; the challenge has none). A station with some NULL lines is found by its
 /// mean, which is its sum over its values, not over its lines: the two differ by at
 /// least one part in its number of lines unless the sum is zero, when the mean
 /// printed is 0.0 either way.
@@ -139,6 +139,23 @@ pub fn groups_to_1brc(groups: &Groups) -> Result<String, String> {
                      Row Challenge's range, -99.9 to 99.9"
                 ));
             }
+        }
+        // One decimal, as the challenge writes them: a value with more would be
+        // rounded twice (the extremes and the mean differently). The extremes are
+        // checked, and the sum, which a value of more decimals among the others
+        // leaves off the tenths (up to the rounding of a sum of f64s).
+        let off_tenths = |v: f64, slack: f64| ((v * 10.0).round() - v * 10.0).abs() > slack;
+        if let Some(v) = [min, max].into_iter().find(|&v| off_tenths(v, 1e-9)) {
+            return Err(format!(
+                "station {station:?} has the temperature {v}, with more than the One Billion \
+                 Row Challenge's one decimal"
+            ));
+        }
+        if off_tenths(sum, 1e-8 * (sum * 10.0).abs().max(1.0)) {
+            return Err(format!(
+                "station {station:?} has a temperature with more than the One Billion Row \
+                 Challenge's one decimal (its sum is {sum})"
+            ));
         }
         let mean =
             gen_csv::brc::round_half_up(i128::from(tenths_of(sum)), i128::from(g.count.max(1)));
@@ -319,6 +336,14 @@ mod tests {
         refused(
             &[Some(9.2e18)],
             "outside the One Billion Row Challenge's range",
+        );
+        refused(
+            &[Some(-0.05), Some(-0.05)],
+            "the temperature -0.05, with more than",
+        );
+        refused(
+            &[Some(1.0), Some(1.25), Some(3.0)],
+            "more than the One Billion Row",
         );
     }
 }

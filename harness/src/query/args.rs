@@ -82,7 +82,7 @@ pub fn read_args(command: Command) -> Command {
                 .long("no-header")
                 .action(ArgAction::SetTrue)
                 .help(
-                    "the first record is data: name the columns by position (--group-by 1 --sum 2)",
+                    "the first record is data, and the columns are named by position: give --group-by and --sum as numbers (e.g. --group-by 1 --sum 2)",
                 ),
         )
 }

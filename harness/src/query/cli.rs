@@ -19,6 +19,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use serde_json::json;
 
 use crate::query::{
     Aggs, Groups, Query, QueryError, groups_to_1brc, groups_to_json_with, groups_to_table_with,
@@ -118,14 +119,26 @@ impl std::fmt::Display for RunError {
 }
 
 /// Prints `e` after the step's name and returns its exit status.
-fn run_failed<S: QueryStep>(e: &RunError) -> ExitCode {
+fn run_failed<S: QueryStep>(e: &RunError, json: bool) -> ExitCode {
     match e {
-        RunError::File(e) => cli::fail(S::NAME, e),
+        RunError::File(e) => failed_file::<S>(e, json),
         RunError::Step(message) => {
             eprintln!("{}: {message}", S::NAME);
             ExitCode::FAILURE
         }
     }
+}
+
+/// A file that could not be read: said on stderr, and with `--json` also as the
+/// answer's JSON on stdout (`{"error":"io","message":…}`; a parse error as its own).
+fn failed_file<S: QueryStep>(e: &Error, json: bool) -> ExitCode {
+    if json {
+        match e {
+            Error::Io { .. } => println!("{}", json!({"error": "io", "message": e.to_string()})),
+            Error::Parse(p) => println!("{}", QueryError::Parse(*p).to_json()),
+        }
+    }
+    cli::fail(S::NAME, e)
 }
 
 /// The clap command of `S`: the query's options and the step's own.
@@ -154,7 +167,7 @@ pub fn run_query<S: QueryStep>() -> ExitCode {
     }
     let path = match cli::bench_input(options.file.as_deref()) {
         Ok(path) => path,
-        Err(e) => return cli::fail(S::NAME, &e),
+        Err(e) => return failed_file::<S>(&e, options.json),
     };
     if !cli::gate_passes::<S>() {
         return ExitCode::FAILURE;
@@ -191,7 +204,7 @@ fn run<S: QueryStep>(
     config: &S::Config,
 ) -> Result<(), ExitCode> {
     let (answers, times, allocs) = time_runs(options.runs, || {
-        S::query_file(path, query, config).map_err(|e| run_failed::<S>(&e))
+        S::query_file(path, query, config).map_err(|e| run_failed::<S>(&e, options.json))
     })?;
     S::after_runs(path, config, &times);
     let groups = match &answers[0] {

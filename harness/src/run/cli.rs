@@ -139,16 +139,16 @@ pub fn dump_records<S: Step>(path: &Path, dialect: Dialect) -> ExitCode {
 pub fn bench_input(file: Option<&Path>) -> Result<PathBuf, Error> {
     if let Some(path) = file {
         // A directory, a FIFO or a device opens, and a step that maps it would say
-        // "No such device": say what it is instead.
-        let kind = std::fs::File::open(path)
+        // "No such device": say what it is instead. Asked of the path, not of an
+        // open file: opening a FIFO waits for a writer, forever if none comes.
+        let kind = std::fs::metadata(path)
             .map_err(|e| Error::io(path, e))?
-            .metadata()
-            .map(|m| m.file_type());
+            .file_type();
         match kind {
-            Ok(kind) if kind.is_dir() => {
+            kind if kind.is_dir() => {
                 return Err(Error::io(path, std::io::ErrorKind::IsADirectory.into()));
             }
-            Ok(kind) if !kind.is_file() => {
+            kind if !kind.is_file() => {
                 let what = std::io::Error::new(
                     std::io::ErrorKind::InvalidInput,
                     "not a regular file (a pipe, a device or a socket); the steps map their \

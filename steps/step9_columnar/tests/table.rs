@@ -292,6 +292,18 @@ fn load_errors_name_record_line_column_and_text() {
         "nothing left behind"
     );
     assert!(parse_schema("b=varchar").is_err());
+    assert_eq!(
+        parse_schema("b=int64,b=string").unwrap_err().to_string(),
+        parse_schema("b=int64,a=bool,b=int64")
+            .unwrap_err()
+            .to_string()
+    );
+    assert!(
+        parse_schema("b=int64,b=string")
+            .unwrap_err()
+            .to_string()
+            .contains(r#"the column "b" is given a type twice"#)
+    );
     assert!(parse_schema("b").is_err());
     let e = load(
         csv,

@@ -43,7 +43,8 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     if let Some(path) = &options.records {
         return Ok(cli::dump_records::<Step9>(path, options.dialect));
     }
-    let path = cli::bench_input(options.file.as_deref()).map_err(|e| cli::fail("step9", &e))?;
+    let path = cli::bench_input(options.file.as_deref())
+        .map_err(|e| report(&TableError::Io(e), options.json))?;
     if !cli::gate_passes::<Step9>() {
         return Err(ExitCode::FAILURE);
     }

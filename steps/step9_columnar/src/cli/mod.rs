@@ -92,7 +92,7 @@ pub fn schema_args(command: Command) -> Command {
             Arg::new("schema")
                 .long("schema")
                 .value_name("NAME=TYPE,...")
-                .help("types for some columns instead of the inferred ones: int64, float64, decimal(S), date, bool, string (interned), text (stored as it is)"),
+                .help("types for some columns instead of the inferred ones: int64, float64 (stored as decimal(S) when every value is a plain decimal, so that its sums are the CSV's), decimal(S), date, bool, string (interned), text (stored as it is)"),
         )
         .arg(
             Arg::new("no-guess")

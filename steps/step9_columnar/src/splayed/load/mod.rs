@@ -82,7 +82,8 @@ pub struct LoadOptions {
 /// # Errors
 /// [`TableError::Schema`] naming the part that does not parse.
 pub fn parse_schema(text: &str) -> Result<Vec<(String, ColumnType)>, TableError> {
-    text.split(',')
+    let schema: Vec<(String, ColumnType)> = text
+        .split(',')
         .filter(|part| !part.is_empty())
         .map(|part| {
             let (name, ty) = part
@@ -95,7 +96,16 @@ pub fn parse_schema(text: &str) -> Result<Vec<(String, ColumnType)>, TableError>
             })?;
             Ok((name.to_string(), ty))
         })
-        .collect()
+        .collect::<Result<_, TableError>>()?;
+    // Two types for one column: which was meant cannot be told.
+    for (i, (name, _)) in schema.iter().enumerate() {
+        if schema[..i].iter().any(|(other, _)| other == name) {
+            return Err(TableError::Schema(format!(
+                "the column {name:?} is given a type twice"
+            )));
+        }
+    }
+    Ok(schema)
 }
 
 // ANCHOR: load
