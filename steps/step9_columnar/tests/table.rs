@@ -477,6 +477,56 @@ fn the_hash_index_groups_rows_by_first_occurrence_on_any_thread_count() {
 }
 
 #[test]
+fn sums_past_an_i64_of_units_are_exact_on_any_thread_count() {
+    // The scan adds a decimal or integer column in its own units, in an i64 per
+    // group (splayed/units.rs), and folds that into the exact sum when it would
+    // overflow: these values overflow it every few rows, on either side, with NULLs
+    // and a -0 between them, and must still give the CSV query's answer.
+    let mut csv = b"k,i,d\n".to_vec();
+    for j in 0..3_000u64 {
+        let key = ["a", "b", "c"][(j % 3) as usize];
+        let big = 9_223_372_036_854_775_807 - j * 7919;
+        let (i, d) = match j % 5 {
+            0 => (
+                format!("{big}"),
+                format!("{}.{:04}", big / 10_000, big % 10_000),
+            ),
+            1 => (
+                format!("-{big}"),
+                format!("-{}.{:04}", big / 10_000, big % 10_000),
+            ),
+            2 => (String::new(), "-0.0000".to_string()),
+            _ => (
+                format!("{}", big / 3),
+                format!("{}.{:04}", big / 30_000, j % 10_000),
+            ),
+        };
+        csv.extend_from_slice(format!("{key},{i},{d}\n").as_bytes());
+    }
+    let dir = table_dir("units");
+    load(&csv, &dir, &split(2, 0)).unwrap();
+    let table = Table::open(&dir).unwrap();
+    assert_eq!(table.manifest.columns[1].ty, ColumnType::Int64);
+    assert_eq!(
+        table.manifest.columns[2].ty,
+        ColumnType::Decimal { scale: 4 }
+    );
+    for sum in ["i", "d"] {
+        let q = Query {
+            group_by: "k",
+            sum,
+            ..Query::default()
+        };
+        let csv_answer = groups_to_json(&query::run(&csv, q).unwrap());
+        for threads in [1, 2, 3, 8] {
+            let ours = groups_to_json(&splayed::query::run(&table, q, threads).unwrap());
+            assert_eq!(ours, csv_answer, "{sum} on {threads} threads");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_decimal_column_sums_the_texts_not_their_f64s() {
     use step9::exact::{ExactSum, Number};
     // The exact sum of the two f64s rounds to another f64 than the exact sum of the

@@ -10,7 +10,7 @@
 //!           chunks, on every core                        intern, files, write),
 //!                                                        encode, mapped, distinct, cooked
 //! scan      table -> columns, mapped as they lie          scan
-//! query     the GROUP BY over two of them                 query
+//! query     the GROUP BY over two of them                 query, units
 //! ```
 //!
 //! A column's bytes are a little-endian array that a query maps and reads in place:
@@ -34,6 +34,7 @@ pub mod query;
 pub mod scan;
 pub mod symbols;
 pub mod types;
+pub mod units;
 
 pub use error::TableError;
 pub use load::LoadOptions;

@@ -11,6 +11,8 @@
 //!
 //! An `int64`, `date` or `bool` key goes into a hash map by value instead, and a
 //! `text` key into one by its bytes (the CSV query's GROUP BY, without the parse).
+//! The commonest query, a string key and an `int64` or `decimal(S)` value over every
+//! row, takes a path of its own ([`units`]), which adds the values in their units.
 
 use harness::query::{Groups, QueryError};
 
@@ -22,10 +24,11 @@ use crate::splayed::date;
 use crate::splayed::error::TableError;
 use crate::splayed::scan::{ColumnFiles, Table, Value, prefetch};
 use crate::splayed::types::ColumnType;
+use crate::splayed::units;
 use crate::table::Acc;
 
 /// Ranges of rows per thread: a few, so a slow thread does not hold up the rest.
-const RANGES_PER_THREAD: usize = 4;
+pub(crate) const RANGES_PER_THREAD: usize = 4;
 
 /// How many rows of an index's list ahead the prefetches go: enough misses in
 /// flight to cover a DRAM access's latency.
@@ -63,6 +66,15 @@ pub fn run_selected(
         table.column_index(query.group_by)?,
         table.column_index(query.sum)?,
     );
+    let types = [key, sum].map(|k| table.manifest.columns[k].ty);
+    if matches!(selection, Selection::All)
+        && types[0] == ColumnType::String
+        && units::scale_of(types[1]).is_some()
+    {
+        let groups = units::run(table, (key, sum), threads)?;
+        groups.check_exact_sums(query.sum)?;
+        return Ok(groups);
+    }
     let keys = table.column(key)?;
     let values = table.column(sum)?;
     let bound = table.manifest.columns[key].id_bound as usize;
