@@ -682,6 +682,51 @@ fn the_bench_refuses_a_missing_tmpdir_and_does_not_create_it() {
 }
 
 #[test]
+fn a_load_where_it_cannot_write_says_so_and_leaves_nothing() {
+    let base = table_dir("unwritable");
+    std::fs::create_dir(&base).unwrap();
+    let csv = base.join("in.csv");
+    std::fs::write(&csv, b"category,value\na,1\nb,2\n").unwrap();
+    // A folder that is a file: refused on any account, root's included.
+    let file = base.join("a-file");
+    std::fs::write(&file, b"").unwrap();
+    let mut targets = vec![file.join("table")];
+    // A folder without write permission: only a user other than root is refused.
+    // SAFETY: `geteuid` reads the process's user id and cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    let read_only = base.join("read-only");
+    std::fs::create_dir(&read_only).unwrap();
+    if !root {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o555)).unwrap();
+        targets.push(read_only.join("table"));
+    }
+    for target in &targets {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_step9"))
+            .arg("load")
+            .arg(&csv)
+            .arg(target)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {stderr}", target.display());
+        assert!(
+            stderr.contains("cannot write"),
+            "{}: {stderr}",
+            target.display()
+        );
+        assert!(!target.exists(), "{}", target.display());
+    }
+    let left: Vec<_> = std::fs::read_dir(&read_only).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    if !root {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
 fn a_damaged_table_is_refused_never_read() {
     let dir = table_dir("damaged");
     let csv = dir.with_extension("csv");

@@ -300,9 +300,24 @@ fn the_command_line_says_how_it_found_the_rows() {
     let scanned = query(&["--where", "category=a", "--scan"]);
     assert_eq!(scanned.1, indexed.1);
     assert!(scanned.2.contains("2 rows, by a scan"), "{scanned:?}");
+    // An option that cannot be honoured exits 2, as clap's refusals and --agg's do;
+    // a query that fails on the table exits 1.
     let bad = query(&["--where", "qty=x"]);
-    assert_eq!(bad.0, Some(1), "{bad:?}");
+    assert_eq!(bad.0, Some(2), "{bad:?}");
     assert!(bad.1.contains(r#""error":"where""#), "{bad:?}");
+    let not_a_pair = query(&["--where", "qty"]);
+    assert_eq!(not_a_pair.0, Some(2), "{not_a_pair:?}");
+    let bad_agg = query(&["--agg", "median"]);
+    assert_eq!(bad_agg.0, Some(2), "{bad_agg:?}");
+    let no_column = query(&["--group-by", "nosuch"]);
+    assert_eq!(no_column.0, Some(1), "{no_column:?}");
+    let other = dir.with_extension("other");
+    for (schema, code) in [("qty=nosuchtype", 2), ("qty", 2), ("qty=int64,qty=text", 2)] {
+        let load = step9(&["load", csv_arg, other.to_str().unwrap(), "--schema", schema]);
+        assert_eq!(load.0, Some(code), "--schema {schema}: {load:?}");
+        assert!(load.2.contains("--schema"), "--schema {schema}: {load:?}");
+        assert!(!other.exists(), "--schema {schema}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_file(&csv).unwrap();
 }

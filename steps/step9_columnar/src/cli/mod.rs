@@ -33,7 +33,10 @@ pub mod query;
 pub mod verify;
 
 /// Prints `e` (as JSON on stdout with `json`) and returns its exit status: 2 for a
-/// file that cannot be read or written, else 1.
+/// file that cannot be read or written and for a `--schema`, `--index` or `--where`
+/// that cannot be honoured (as for an `--agg` or `--null` that cannot, and as clap
+/// does for any option it refuses), else 1 (the query or the load failed, or the
+/// table is not one).
 pub fn report(e: &TableError, json: bool) -> ExitCode {
     if json {
         println!("{}", e.to_json());
@@ -41,7 +44,7 @@ pub fn report(e: &TableError, json: bool) -> ExitCode {
         eprintln!("step9: {e}");
     }
     match e {
-        TableError::Io(_) => ExitCode::from(2),
+        TableError::Io(_) | TableError::Schema(_) | TableError::Where(_) => ExitCode::from(2),
         _ => ExitCode::FAILURE,
     }
 }
