@@ -14,7 +14,7 @@
 //! any other row goes the general way, to the same answer.
 //!
 //! **What changed since the previous step.** [`project`], [`digits`] and [`lanes16`]
-//! are new; the hand-written table compares keys as words ([`table::KeyWords`]); the
+//! are new; the hand-written table compares keys as words ([`key_words::KeyWords`]); the
 //! query runs on the projected walk ([`query::run_projected`]; the full walk stays as
 //! [`query::run_with`], which the tests compare it with). The parser, [`value`] and
 //! the accumulator are step 6's.
@@ -45,6 +45,7 @@ pub mod blocks;
 pub mod cli;
 pub mod digits;
 pub mod index;
+pub mod key_words;
 pub mod lanes16;
 pub mod project;
 pub mod query;

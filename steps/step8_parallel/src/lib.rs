@@ -51,6 +51,7 @@ pub mod digits;
 pub mod exact;
 pub mod extremes;
 pub mod index;
+pub mod key_words;
 pub mod lanes16;
 pub mod merge;
 pub mod project;
