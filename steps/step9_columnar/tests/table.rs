@@ -762,7 +762,9 @@ fn a_damaged_table_is_refused_never_read() {
     let verified = step9(&[&os("verify"), dir.as_os_str()]);
     assert_eq!(verified.0, Some(0), "{verified:?}");
     assert!(
-        verified.1.contains("every size and checksum matches"),
+        verified
+            .1
+            .contains("every size and checksum matches, and every symbol id"),
         "{verified:?}"
     );
     // Each damage in a copy: `verify` refuses it, and the query refuses it or, when
@@ -880,4 +882,121 @@ fn a_damaged_table_is_refused_never_read() {
     }
     std::fs::remove_file(&csv).unwrap();
     std::fs::remove_file(&other_csv).unwrap();
+}
+
+/// Writes the CRC-32 of every file of the table at `dir` into its manifest, and the
+/// manifest's own, as a program that writes tables of its own would: so that a test
+/// can damage a table and leave its checksums matching.
+fn reseal(dir: &Path, edit: impl FnOnce(&mut serde_json::Value)) {
+    use step9::splayed::manifest::checksum;
+    let path = dir.join("manifest.json");
+    let mut json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    edit(&mut json);
+    let names: Vec<String> = json["files"].as_object().unwrap().keys().cloned().collect();
+    for name in names {
+        json["files"][&name] = checksum(&std::fs::read(dir.join(&name)).unwrap()).into();
+    }
+    json.as_object_mut().unwrap().remove("checksum");
+    let crc = checksum(json.to_string().as_bytes());
+    json["checksum"] = crc.into();
+    std::fs::write(&path, json.to_string()).unwrap();
+}
+
+#[test]
+fn a_table_whose_checksums_match_is_still_checked_for_its_bounds() {
+    // Damage that a checksum cannot see, since the checksums were written after it:
+    // every bound a query relies on is checked before it is used, so each is a
+    // not_a_table error naming what is wrong, never a panic, an abort or a signal.
+    let dir = table_dir("sealed");
+    let csv = dir.with_extension("csv");
+    std::fs::write(&csv, b"k,v,w,t\na,1,x,p\nb,2,y,q\na,3,y,r\nc,,x,s\n").unwrap();
+    let step9 = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_step9"))
+            .args(args)
+            .output()
+            .unwrap();
+        let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    };
+    let d = dir.to_str().unwrap();
+    let fresh = || {
+        let _ = std::fs::remove_dir_all(&dir);
+        let loaded = step9(&["load", csv.to_str().unwrap(), d, "--schema", "t=text"]);
+        assert_eq!(loaded.0, Some(0), "{loaded:?}");
+    };
+    let poke = |name: &str, at: usize, bytes: &[u8]| {
+        let mut b = std::fs::read(dir.join(name)).unwrap();
+        b[at..at + bytes.len()].copy_from_slice(bytes);
+        std::fs::write(dir.join(name), b).unwrap();
+    };
+    let refused = |what: &str, why: &str| {
+        let verified = step9(&["verify", d]);
+        assert_eq!(verified.0, Some(1), "{what}: verify {verified:?}");
+        assert!(verified.2.contains(why), "{what}: verify {verified:?}");
+        for extra in [&[][..], &["--where", "w=y"], &["--where", "w=y", "--scan"]] {
+            let mut args = vec!["query", d, "--group-by", "k", "--sum", "v", "--json"];
+            args.extend(extra);
+            let queried = step9(&args);
+            assert_eq!(queried.0, Some(1), "{what} {extra:?}: {queried:?}");
+            assert!(
+                queried.1.contains("not_a_table"),
+                "{what} {extra:?}: {queried:?}"
+            );
+            assert!(queried.1.contains(why), "{what} {extra:?}: {queried:?}");
+        }
+    };
+    // The query's array has id_bound entries a thread: a bound past the symbols
+    // would allocate without limit, or index past the symbol file.
+    fresh();
+    let symbols = std::fs::metadata(dir.join("symbols.offsets"))
+        .unwrap()
+        .len()
+        / 8
+        - 1;
+    for bound in [u64::from(u32::MAX), symbols + 1] {
+        fresh();
+        reseal(&dir, |m| m["columns"][0]["id_bound"] = bound.into());
+        refused(
+            &format!("id_bound {bound}"),
+            &format!("past the table's {symbols} symbols"),
+        );
+    }
+    // A symbol id past the bound, in the key column: on the fast path and on the
+    // --where path alike.
+    fresh();
+    poke("col0.values", 8, &7u32.to_le_bytes());
+    reseal(&dir, |_| {});
+    refused("a symbol id past the bound", "past the column's bound");
+    // Symbol offsets that go back.
+    fresh();
+    poke("symbols.offsets", 8, &1000u64.to_le_bytes());
+    reseal(&dir, |_| {});
+    refused("symbol offsets out of order", "ends before it starts");
+    // So many rows that rows x width wraps around to the files' real sizes.
+    fresh();
+    reseal(&dir, |m| m["rows"] = ((1u64 << 62) + 1).into());
+    refused("2^62 + 1 rows", "more than a file can hold");
+    // A NULL count that the validity bits do not have: only `verify` reads them all.
+    fresh();
+    reseal(&dir, |m| m["columns"][1]["nulls"] = 0.into());
+    let verified = step9(&["verify", d]);
+    assert_eq!(verified.0, Some(1), "{verified:?}");
+    assert!(verified.2.contains("col1.valid"), "{verified:?}");
+    // A text whose offsets go back: `verify` refuses it.
+    fresh();
+    poke("col3.values", 0, &9u32.to_le_bytes());
+    reseal(&dir, |_| {});
+    let verified = step9(&["verify", d]);
+    assert_eq!(verified.0, Some(1), "{verified:?}");
+    assert!(verified.2.contains("ends before it starts"), "{verified:?}");
+    // And the intact table, sealed again, is read as before.
+    fresh();
+    let before = step9(&["query", d, "--group-by", "k", "--sum", "v", "--json"]);
+    reseal(&dir, |_| {});
+    assert_eq!(step9(&["verify", d]).0, Some(0));
+    let after = step9(&["query", d, "--group-by", "k", "--sum", "v", "--json"]);
+    assert_eq!((before.0, &before.1), (Some(0), &after.1), "{after:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
 }

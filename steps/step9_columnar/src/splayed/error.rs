@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use harness::query::{QueryError, key_text};
 use serde_json::{Value, json};
 
+use crate::splayed::date;
+use crate::splayed::scan::{ColumnFiles, Table};
 use crate::splayed::types::ColumnType;
 
 /// An error of `load` or `query`.
@@ -142,4 +144,55 @@ impl From<harness::Error> for TableError {
     fn from(e: harness::Error) -> TableError {
         TableError::Io(e)
     }
+}
+
+/// Step 8's error for row `row`'s value, its text as the CSV had it.
+pub(crate) fn invalid_number(
+    table: &Table,
+    values: &ColumnFiles,
+    column: &str,
+    row: usize,
+) -> QueryError {
+    let text = match values.ty {
+        ColumnType::String => {
+            let id = u32::from_le_bytes(values.values[4 * row..4 * row + 4].try_into().expect("4"));
+            table.symbol(id).to_vec()
+        }
+        ColumnType::Text => values.text_at(row).to_vec(),
+        ColumnType::Date => {
+            let mut text = Vec::new();
+            let days =
+                i32::from_le_bytes(values.values[4 * row..4 * row + 4].try_into().expect("4"));
+            date::format(days, &mut text);
+            text
+        }
+        ColumnType::Bool => {
+            if values.values[row] == 1 {
+                b"true".to_vec()
+            } else {
+                b"false".to_vec()
+            }
+        }
+        _ => unreachable!("numbers are numbers"),
+    };
+    QueryError::InvalidNumber {
+        record: row as u64 + 1,
+        line: 0, // a table keeps no lines or offsets
+        byte: 0,
+        column: column.to_string(),
+        text,
+    }
+}
+
+/// The error for row `row` (0-based) of the string column `key`, whose symbol id is
+/// past the column's bound: a table that another program wrote, or damaged with its
+/// checksums written again.
+pub(crate) fn past_bound(table: &Table, key: usize, row: usize) -> TableError {
+    TableError::NotATable(
+        table.dir.clone(),
+        format!(
+            "row {} of col{key}.values has a symbol id past the column's bound",
+            row + 1
+        ),
+    )
 }

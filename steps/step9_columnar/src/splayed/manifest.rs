@@ -145,13 +145,49 @@ impl Manifest {
                 ))
             })
             .collect::<Result<BTreeMap<String, u32>, String>>()?;
-        Ok(Manifest {
+        let manifest = Manifest {
             rows: number(value, "rows")?,
             symbols: number(value, "symbols")?,
             columns,
             index,
             checksums,
-        })
+        };
+        manifest.check_bounds()?;
+        Ok(manifest)
+    }
+
+    /// The bounds a reader relies on before it maps a file, whatever the checksums
+    /// say (a manifest written by another program can carry its own): a file's size,
+    /// `rows` times a row's bytes, fits a `u64`; every symbol id fits a `u32`; a
+    /// column's `id_bound`, the size of the query's array, is at most `symbols`; and
+    /// a column has at most `rows` NULLs.
+    fn check_bounds(&self) -> Result<(), String> {
+        // 16 bytes a row is the widest file (a float64's exact sums).
+        if self.rows > u64::MAX / 16 {
+            return Err(format!("{} rows is more than a file can hold", self.rows));
+        }
+        if self.symbols > u64::from(u32::MAX) + 1 {
+            return Err(format!(
+                "{} symbols is more than a u32 id can name",
+                self.symbols
+            ));
+        }
+        for c in &self.columns {
+            let name = key_text(&c.name);
+            if u64::from(c.id_bound) > self.symbols {
+                return Err(format!(
+                    "column {name:?} has an id bound of {}, past the table's {} symbols",
+                    c.id_bound, self.symbols
+                ));
+            }
+            if c.nulls > self.rows {
+                return Err(format!(
+                    "column {name:?} has {} NULLs in {} rows",
+                    c.nulls, self.rows
+                ));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -14,14 +14,14 @@
 //! The commonest query, a string key and an `int64` or `decimal(S)` value over every
 //! row, takes a path of its own ([`units`]), which adds the values in their units.
 
-use harness::query::{Groups, QueryError};
+use harness::query::Groups;
 
 use crate::chunks::map_chunks;
 use crate::exact::{Number, POWERS, SCALE, parse_number};
 use crate::hash_index::select::{Piece, Selection, key_is};
 use crate::query::Query;
 use crate::splayed::date;
-use crate::splayed::error::TableError;
+use crate::splayed::error::{TableError, invalid_number, past_bound};
 use crate::splayed::scan::{ColumnFiles, Table, Value, prefetch};
 use crate::splayed::types::ColumnType;
 use crate::splayed::units;
@@ -43,11 +43,12 @@ const SPARSE: usize = 8;
 /// Runs `query` over `table` on `threads` threads.
 ///
 /// # Errors
-/// Step 8's [`QueryError`]s (a missing column; a value that is not a number, naming
-/// its record; the line is 0, unknown: a table does not keep lines),
-/// [`TableError::GroupByType`] for a GROUP BY column of decimals or floats (their
-/// text is not kept, and `1.50` and `1.5` are two keys to step 8), and
-/// [`TableError::NotATable`] when a column's files are missing or of the wrong size.
+/// Step 8's [`QueryError`](harness::query::QueryError)s (a missing column; a value
+/// that is not a number, naming its record; the line is 0, unknown: a table does not
+/// keep lines), [`TableError::GroupByType`] for a GROUP BY column of decimals or
+/// floats (their text is not kept, and `1.50` and `1.5` are two keys to step 8), and
+/// [`TableError::NotATable`] when a column's files are missing, of the wrong size or
+/// checksum, or hold a symbol id past the column's bound.
 pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, TableError> {
     run_selected(table, query, &Selection::All, threads)
 }
@@ -67,6 +68,15 @@ pub fn run_selected(
         table.column_index(query.sum)?,
     );
     let types = [key, sum].map(|k| table.manifest.columns[k].ty);
+    let bound = table.manifest.columns[key].id_bound as usize;
+    // A string key's threads each hold an array of `bound` groups: no more threads
+    // than rows per group, so that the arrays never outweigh the rows.
+    let threads = match types[0] {
+        ColumnType::String => {
+            threads.clamp(1, (table.manifest.rows as usize / bound.max(1)).max(1))
+        }
+        _ => threads,
+    };
     if matches!(selection, Selection::All)
         && types[0] == ColumnType::String
         && units::scale_of(types[1]).is_some()
@@ -77,12 +87,13 @@ pub fn run_selected(
     }
     let keys = table.column(key)?;
     let values = table.column(sum)?;
-    let bound = table.manifest.columns[key].id_bound as usize;
     let groups = match keys.ty {
         ColumnType::String => run_with(table, (keys, values), query, selection, threads, || {
             BySymbol {
                 ids: &keys.values,
                 accs: vec![Acc::default(); bound],
+                past_bound: None,
+                spare: Acc::default(),
             }
         }),
         ColumnType::Text => run_with(table, (keys, values), query, selection, threads, || {
@@ -168,6 +179,10 @@ fn run_with<S: Slots>(
         },
     )
     .1;
+    if let Some(row) = states.iter().filter_map(|(s, _)| s.past_bound()).min() {
+        let key = table.column_index(query.group_by)?;
+        return Err(past_bound(table, key, row));
+    }
     let mut states = states.into_iter();
     let (mut slots, mut bad) = states.next().expect("one thread at least");
     for (other, other_bad) in states {
@@ -192,6 +207,10 @@ trait Slots: Send {
     fn merge(&mut self, other: Self);
     /// The answer, keys as the CSV had them.
     fn into_groups(self, table: &Table) -> Groups;
+    /// The first row whose key had no slot (a symbol id past the column's bound).
+    fn past_bound(&self) -> Option<usize> {
+        None
+    }
 }
 
 // ANCHOR: by_symbol
@@ -199,13 +218,25 @@ trait Slots: Send {
 struct BySymbol<'c> {
     ids: &'c [u8],
     accs: Vec<Acc>,
+    /// The first row whose id was past `accs` (a damaged table), and where its
+    /// value went instead.
+    past_bound: Option<usize>,
+    spare: Acc,
 }
 
 impl Slots for BySymbol<'_> {
     #[inline(always)]
     fn acc(&mut self, row: usize) -> &mut Acc {
         let id = u32::from_le_bytes(self.ids[4 * row..4 * row + 4].try_into().expect("4"));
-        &mut self.accs[id as usize]
+        if (id as usize) < self.accs.len() {
+            return &mut self.accs[id as usize];
+        }
+        self.past_bound = Some(self.past_bound.map_or(row, |r| r.min(row)));
+        &mut self.spare
+    }
+
+    fn past_bound(&self) -> Option<usize> {
+        self.past_bound
     }
 
     fn merge(&mut self, other: Self) {
@@ -367,38 +398,5 @@ fn add_rows<S: Slots, F: Fn(usize) -> Result<Option<Number>, ()> + ?Sized>(
                 return;
             }
         }
-    }
-}
-
-/// Step 8's error for row `row`'s value, its text as the CSV had it.
-fn invalid_number(table: &Table, values: &ColumnFiles, column: &str, row: usize) -> QueryError {
-    let text = match values.ty {
-        ColumnType::String => {
-            let id = u32::from_le_bytes(values.values[4 * row..4 * row + 4].try_into().expect("4"));
-            table.symbol(id).to_vec()
-        }
-        ColumnType::Text => values.text_at(row).to_vec(),
-        ColumnType::Date => {
-            let mut text = Vec::new();
-            let days =
-                i32::from_le_bytes(values.values[4 * row..4 * row + 4].try_into().expect("4"));
-            date::format(days, &mut text);
-            text
-        }
-        ColumnType::Bool => {
-            if values.values[row] == 1 {
-                b"true".to_vec()
-            } else {
-                b"false".to_vec()
-            }
-        }
-        _ => unreachable!("numbers are numbers"),
-    };
-    QueryError::InvalidNumber {
-        record: row as u64 + 1,
-        line: 0, // a table keeps no lines or offsets
-        byte: 0,
-        column: column.to_string(),
-        text,
     }
 }

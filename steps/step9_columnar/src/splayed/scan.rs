@@ -137,6 +137,18 @@ impl Table {
             &dir.join(SYMBOL_OFFSETS),
             8 * (manifest.symbols + 1),
         )?;
+        // Each symbol is the bytes between two offsets: they must not go back, or
+        // a symbol would be a slice that ends before it starts.
+        let offsets = (0..=manifest.symbols as usize).map(|i| u64_at(&symbol_offsets, i));
+        if let Some(id) = offsets
+            .clone()
+            .zip(offsets.skip(1))
+            .position(|(start, end)| start > end)
+        {
+            return Err(not(format!(
+                "{SYMBOL_OFFSETS}: symbol {id} ends before it starts"
+            )));
+        }
         let total = u64_at(&symbol_offsets, manifest.symbols as usize);
         let symbol_bytes = map_exact(dir, &manifest, &dir.join(SYMBOL_BYTES), total)?;
         Ok(Table {
@@ -153,7 +165,7 @@ impl Table {
 
     /// Checks the whole table, as `step9 verify` does: maps every column's files and
     /// the index, each checked against its size and its checksum in the manifest
-    /// ([`map_exact`]), and finds every file of the directory in the manifest.
+    /// (`map_exact`), and finds every file of the directory in the manifest.
     /// Returns the files and bytes checked, the manifest not counted.
     ///
     /// # Errors
@@ -161,7 +173,7 @@ impl Table {
     /// missing, or is not the table's.
     pub fn verify(&self) -> Result<(usize, u64), TableError> {
         for k in 0..self.manifest.columns.len() {
-            self.column(k)?;
+            self.check_values(k, self.column(k)?)?;
             self.index(k)?;
         }
         let not = |why: String| TableError::NotATable(self.dir.clone(), why);
@@ -187,6 +199,58 @@ impl Table {
             }
         }
         Ok((self.manifest.checksums.len(), bytes))
+    }
+
+    /// What `verify` checks of column `k`'s values beyond their checksums, which a
+    /// program that writes its own table can make match: every symbol id under the
+    /// column's bound, a text's offsets in order, and as many NULLs as the manifest
+    /// says.
+    fn check_values(&self, k: usize, files: &ColumnFiles) -> Result<(), TableError> {
+        let column = &self.manifest.columns[k];
+        let rows = self.manifest.rows as usize;
+        let not = |why: String| TableError::NotATable(self.dir.clone(), format!("col{k}.{why}"));
+        match files.ty {
+            ColumnType::String => {
+                let ids = files.values.chunks_exact(4);
+                let bound = column.id_bound;
+                let past = ids.map(|id| u32::from_le_bytes(id.try_into().expect("4")));
+                if let Some(row) = past.clone().position(|id| id >= bound) {
+                    return Err(not(format!(
+                        "values: row {} has the symbol id {}, past the column's bound {bound}",
+                        row + 1,
+                        past.clone().nth(row).unwrap_or_default()
+                    )));
+                }
+            }
+            ColumnType::Text => {
+                let offsets = (0..rows).map(|i| offset_at(&files.values, files.width, i));
+                if let Some(row) = offsets
+                    .clone()
+                    .zip(offsets.skip(1))
+                    .position(|(a, b)| a > b)
+                {
+                    return Err(not(format!(
+                        "values: row {} of the text ends before it starts",
+                        row + 2
+                    )));
+                }
+            }
+            _ => {}
+        }
+        if let Some(valid) = &files.valid {
+            // The bits of rows past the last are zero, as the load leaves them.
+            let set: u64 = valid
+                .chunks_exact(8)
+                .map(|w| u64::from(u64::from_le_bytes(w.try_into().expect("8")).count_ones()))
+                .sum();
+            if set + column.nulls != self.manifest.rows {
+                return Err(not(format!(
+                    "valid: {} rows have a value, but the manifest says {} of {} are NULL",
+                    set, column.nulls, self.manifest.rows
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// The index of the column `name`: its name, or its 1-based position (a table

@@ -19,7 +19,7 @@ use harness::query::Groups;
 
 use crate::chunks::map_chunks;
 use crate::exact::{Number, POWERS, SCALE};
-use crate::splayed::error::TableError;
+use crate::splayed::error::{TableError, past_bound};
 use crate::splayed::query::RANGES_PER_THREAD;
 use crate::splayed::scan::{ColumnFiles, Table, prefetch};
 use crate::splayed::types::ColumnType;
@@ -88,13 +88,7 @@ pub(crate) fn run(
         },
     );
     if let Some(Err(row)) = stops.into_iter().find(Result::is_err) {
-        return Err(TableError::NotATable(
-            table.dir.clone(),
-            format!(
-                "row {} of col{key}.values has a symbol id past its bound",
-                row + 1
-            ),
-        ));
+        return Err(past_bound(table, key, row));
     }
     let mut states = states.into_iter().map(|(mut units, mut accs)| {
         fold(scale, &mut units, &mut accs);

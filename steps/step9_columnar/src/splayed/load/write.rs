@@ -196,7 +196,7 @@ fn on_interrupt() -> MutexGuard<'static, Vec<PathBuf>> {
     ON_INTERRUPT.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Makes SIGINT (Ctrl-C) and SIGTERM remove the directories of [`ON_INTERRUPT`], say
+/// Makes SIGINT (Ctrl-C) and SIGTERM remove the directories of `ON_INTERRUPT`, say
 /// so, and exit with status 130, as a shell reports Ctrl-C. The handler runs in a
 /// thread of its own (the `ctrlc` crate), where removing files is allowed, as it is
 /// not in a signal handler. Call it once, from a binary: a process has one handler.
