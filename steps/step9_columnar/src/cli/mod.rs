@@ -34,9 +34,10 @@ pub mod verify;
 
 /// Prints `e` (as JSON on stdout with `json`) and returns its exit status: 2 for a
 /// file that cannot be read or written and for a `--schema`, `--index` or `--where`
-/// that cannot be honoured (as for an `--agg` or `--null` that cannot, and as clap
-/// does for any option it refuses), else 1 (the query or the load failed, or the
-/// table is not one).
+/// that is malformed or does not fit its column's type (as for an `--agg` or `--null`
+/// that cannot be honoured, and as clap does for any option it refuses), else 1: the
+/// query or the load failed, the table is not one, or a column named is not in the
+/// header (as `--group-by` in every step).
 pub fn report(e: &TableError, json: bool) -> ExitCode {
     if json {
         println!("{}", e.to_json());
