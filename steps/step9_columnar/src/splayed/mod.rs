@@ -9,7 +9,7 @@
 //! load      CSV -> table: two passes over step 8's        load (plan, pass1, pass2,
 //!           chunks, on every core                        intern, files, write),
 //!                                                        encode, mapped, distinct, cooked
-//! scan      table -> columns, mapped as they lie          scan
+//! scan      table -> columns, mapped as they lie          scan, verify
 //! query     the GROUP BY over two of them                 query, units
 //! ```
 //!
@@ -35,6 +35,7 @@ pub mod scan;
 pub mod symbols;
 pub mod types;
 pub mod units;
+pub mod verify;
 
 pub use error::TableError;
 pub use load::LoadOptions;
