@@ -20,7 +20,7 @@ pub fn file_of(dir: &std::path::Path, step: &str, rows: usize) -> std::path::Pat
 
 /// Test helper: `S::pass` allocates as often over 100,000 records as over 1,000, and
 /// at most `most` times. Call it from the only test of a binary that counts with
-/// [`CountingAlloc`].
+/// [`harness::CountingAlloc`].
 pub fn assert_pass_allocations_constant<S: harness::Step>(dir: &std::path::Path, most: u64) {
     let mut counts = Vec::new();
     for rows in [1_000, 100_000] {
@@ -41,7 +41,7 @@ pub fn assert_pass_allocations_constant<S: harness::Step>(dir: &std::path::Path,
 /// Test helper: `pass` (one pass of a reused parser over a file of `rows` records,
 /// its fingerprint returned) allocates on its first call, to grow the parser's
 /// buffers, and never on a later one (the fewest of three, [`fewest_allocations`]).
-/// Call it from the only test of a binary that counts with [`CountingAlloc`].
+/// Call it from the only test of a binary that counts with [`harness::CountingAlloc`].
 pub fn assert_warm_pass_allocates_nothing(
     rows: usize,
     mut pass: impl FnMut() -> harness::Fingerprint,
@@ -63,7 +63,7 @@ pub fn assert_warm_pass_allocates_nothing(
 /// Test helper for a query step: `run` (its query over CSV bytes, with the default
 /// columns) allocates as often over 200,000 generated rows as over 2,000, and fewer
 /// than 200 times: no allocation per row. Call it from the only test of a binary
-/// that counts with [`CountingAlloc`].
+/// that counts with [`harness::CountingAlloc`].
 pub fn assert_query_allocations_constant<E: std::fmt::Debug>(
     run: impl Fn(&[u8]) -> Result<harness::query::Groups, E>,
 ) {

@@ -1,7 +1,8 @@
 //! Project chores, so that local equals CI.
 //!
 //! - `cargo x ci`: exactly what `.ci/run` runs, in the same order: format check,
-//!   clippy, the tests (the README's test command), step 9's Arrow and Parquet
+//!   clippy, the API docs with every link resolved (`cargo doc`), the tests (the
+//!   README's test command), step 9's Arrow and Parquet
 //!   exports (features `arrow` and `parquet`: clippy and their tests), step 7's tests under
 //!   AddressSanitizer, step 10's kernels compiled by NVRTC (no GPU needed;
 //!   `NVRTC_LIB_DIR` from `.ci/install-nvrtc.sh`), a smoke run of every step binary on
@@ -156,6 +157,13 @@ fn ci(root: &Path) -> Result<(), String> {
         ],
     )?;
     msrv::check(root)?;
+    // The API docs a learner reads with `cargo doc --open`: every link resolves.
+    run_env(
+        root,
+        &[("RUSTDOCFLAGS", "-D warnings")],
+        "cargo",
+        &["doc", "--workspace", "--no-deps"],
+    )?;
     // The README's test command. REQUIRE_CXX=1: step 10's kernels run on the host's C++
     // compiler (`tests/kernels_on_host.rs`), which must not skip in CI. CSV_FULL_TESTS=1:
     // the slow checks at their full size (`testkit::query_checks::full_tests`).

@@ -1,7 +1,7 @@
 //! The conformance corpus, `data/conformance/NAME.csv` + `NAME.json`.
 //!
 //! The list of case names below is the one place a case is registered: the gate
-//! tests of every step are generated from it ([`crate::gate_tests!`]), and a test
+//! tests of every step are generated from it (`testkit::gate_tests!`), and a test
 //! fails when a file in `data/conformance/` is missing from it or the other way round.
 //! To add a case: write `NAME.csv` (the bytes) and `NAME.json` (the answer, in the
 //! records format of [`crate::spec::json`]), then add `NAME` to the list.

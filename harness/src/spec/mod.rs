@@ -1,5 +1,5 @@
 //! The spec: what a correct step does. The dialect ([`dialect`]) and its executable
-//! form, the reference parser ([`reference`]); the one parse error and I/O errors
+//! form, the reference parser ([`reference`](mod@reference)); the one parse error and I/O errors
 //! ([`error`]); the interface every step implements ([`step`]); and the records
 //! format of `--records` and `data/conformance/*.json` ([`json`]).
 

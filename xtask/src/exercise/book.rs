@@ -105,7 +105,7 @@ pub fn write(root: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// CI: the committed sections are what [`write`] writes now.
+/// CI: the committed sections are what [`write()`] writes now.
 pub fn current(root: &Path) -> Result<(), String> {
     let files = sections(root)?;
     let mut drift: Vec<String> = stale(root, &files)

@@ -9,11 +9,11 @@
 //! compiled by NVRTC for the device's compute capability when the device is opened
 //! (once a process).
 //!
-//! The host side is split along what it drives: [`nvrtc`] (the kernels' sources,
-//! compiled or loaded once), [`cuda`] (the device, its buffers and a run), [`launch`]
-//! (the launches of the index and of the GROUP BY), [`staging`] (shared-memory row
+//! The host side is split along what it drives: `nvrtc` (the kernels' sources,
+//! compiled or loaded once), `cuda` (the device, its buffers and a run), `launch`
+//! (the launches of the index and of the GROUP BY), `staging` (shared-memory row
 //! staging, the events that time the stages, what a run leaves on the device) and
-//! [`report`] (what `--verbose` prints). This file chooses where a run goes.
+//! `report` (what `--verbose` prints). This file chooses where a run goes.
 
 mod cuda;
 mod launch;
