@@ -967,7 +967,10 @@ fn a_table_whose_checksums_match_is_still_checked_for_its_bounds() {
     fresh();
     poke("col0.values", 8, &7u32.to_le_bytes());
     reseal(&dir, |_| {});
-    refused("a symbol id past the bound", "past the column's bound");
+    refused(
+        "a symbol id past the bound",
+        "holds a symbol id past the bound",
+    );
     // Symbol offsets that go back.
     fresh();
     poke("symbols.offsets", 8, &1000u64.to_le_bytes());
@@ -990,6 +993,102 @@ fn a_table_whose_checksums_match_is_still_checked_for_its_bounds() {
     let verified = step9(&["verify", d]);
     assert_eq!(verified.0, Some(1), "{verified:?}");
     assert!(verified.2.contains("ends before it starts"), "{verified:?}");
+    // Symbols that no string field could hold: the query's arrays would be as long.
+    fresh();
+    reseal(&dir, |m| m["symbols"] = 1000.into());
+    refused("1000 symbols", "more than the table's string fields");
+    // A file of the manifest's that is not in the table's directory.
+    fresh();
+    let outside = format!("../{}", csv.file_name().unwrap().to_str().unwrap());
+    reseal(&dir, |m| m["files"][&outside] = 0.into());
+    refused(
+        "a file outside",
+        "is not a file name of the table's directory",
+    );
+    // A manifest too large to be one is not read.
+    fresh();
+    let mut big = std::fs::read(dir.join("manifest.json")).unwrap();
+    big.resize(65 << 20, b' ');
+    std::fs::write(dir.join("manifest.json"), big).unwrap();
+    refused("a 65 MiB manifest", "is too large for one");
+    // A validity bit past the last row could stand in for a cleared one.
+    fresh();
+    poke("col1.valid", 1, &[0x04]);
+    reseal(&dir, |_| {});
+    let verified = step9(&["verify", d]);
+    assert_eq!(verified.0, Some(1), "{verified:?}");
+    assert!(
+        verified.2.contains("a bit is set past the last row"),
+        "{verified:?}"
+    );
+    // The hash index: its row numbers index the columns, its offsets its row list.
+    let indexed = |what: &str, damage: &dyn Fn(), why: &str| {
+        let _ = std::fs::remove_dir_all(&dir);
+        let loaded = step9(&[
+            "load",
+            csv.to_str().unwrap(),
+            d,
+            "--index",
+            "w",
+            "--schema",
+            "t=text",
+        ]);
+        assert_eq!(loaded.0, Some(0), "{loaded:?}");
+        damage();
+        let verified = step9(&["verify", d]);
+        assert_eq!(verified.0, Some(1), "{what}: verify {verified:?}");
+        assert!(verified.2.contains(why), "{what}: verify {verified:?}");
+        for value in ["x", "y"] {
+            let filter = format!("w={value}");
+            let args = [
+                "query",
+                d,
+                "--group-by",
+                "k",
+                "--sum",
+                "v",
+                "--json",
+                "--where",
+            ];
+            let queried = step9(&[&args[..], &[filter.as_str()]].concat());
+            assert_eq!(queried.0, Some(1), "{what} {filter}: {queried:?}");
+            assert!(queried.1.contains(why), "{what} {filter}: {queried:?}");
+        }
+    };
+    indexed(
+        "an index row past the table",
+        &|| {
+            poke("col2.index.rows", 24, &1000u64.to_le_bytes());
+            reseal(&dir, |_| {});
+        },
+        "a row number past the bound",
+    );
+    indexed(
+        "index offsets that go back",
+        &|| {
+            poke("col2.index.offsets", 8, &(1u64 << 63).to_le_bytes());
+            reseal(&dir, |_| {});
+        },
+        "the index's offsets go back",
+    );
+    indexed(
+        "an index on a text column",
+        &|| {
+            for part in ["offsets", "rows", "slots"] {
+                let (from, to) = (format!("col2.index.{part}"), format!("col3.index.{part}"));
+                std::fs::rename(dir.join(&from), dir.join(&to)).unwrap();
+            }
+            reseal(&dir, |m| {
+                m["index"] = 3.into();
+                let files = m["files"].as_object_mut().unwrap();
+                for part in ["offsets", "rows", "slots"] {
+                    let crc = files.remove(&format!("col2.index.{part}")).unwrap();
+                    files.insert(format!("col3.index.{part}"), crc);
+                }
+            });
+        },
+        "an index on a text column",
+    );
     // And the intact table, sealed again, is read as before.
     fresh();
     let before = step9(&["query", d, "--group-by", "k", "--sum", "v", "--json"]);

@@ -15,7 +15,7 @@ use crate::hash_index::build::{HashIndex, build, hash_key, slots};
 use crate::splayed::encode::ChunkColumns;
 use crate::splayed::error::TableError;
 use crate::splayed::layout::{column_file, write_words};
-use crate::splayed::scan::{Table, map_exact, u64_at};
+use crate::splayed::scan::{Table, Under, map_exact, u64_at};
 use crate::splayed::symbols::Symbols;
 use crate::splayed::types::ColumnType;
 
@@ -163,18 +163,26 @@ impl Table {
             &self.manifest,
             &file("index.offsets"),
             len("index.offsets").max(8),
+            None,
         )?;
         let rows = map_exact(
             &self.dir,
             &self.manifest,
             &file("index.rows"),
             8 * self.manifest.rows,
+            // Row numbers index the table's columns.
+            Some(Under {
+                width: 8,
+                bound: self.manifest.rows,
+                what: "a row number",
+            }),
         )?;
         let slots = map_exact(
             &self.dir,
             &self.manifest,
             &file("index.slots"),
             len("index.slots").max(8),
+            None,
         )?;
         let index = IndexFiles {
             offsets,
@@ -182,7 +190,13 @@ impl Table {
             slots,
         };
         let (groups, slots) = (index.groups(), index.slots.len() / 4);
-        let bad = if index.offset(groups) != self.manifest.rows {
+        let in_order = (0..groups).all(|g| index.offset(g) <= index.offset(g + 1));
+        let bad = if !index.offsets.len().is_multiple_of(8) || !index.slots.len().is_multiple_of(4)
+        {
+            Some("an index file is not a whole number of words")
+        } else if !in_order {
+            Some("the index's offsets go back")
+        } else if index.offset(groups) != self.manifest.rows {
             Some("the index does not cover every row")
         } else if !slots.is_power_of_two() || slots < 2 * groups {
             Some("the index's slots are not a power of two of twice its groups")

@@ -172,6 +172,30 @@ impl Manifest {
                 self.symbols
             ));
         }
+        // Each symbol is some row's string: a query's arrays are never longer than
+        // the table's strings.
+        let strings = self.columns.iter().filter(|c| c.ty == ColumnType::String);
+        if self.symbols > self.rows.saturating_mul(strings.count() as u64) {
+            return Err(format!(
+                "{} symbols is more than the table's string fields",
+                self.symbols
+            ));
+        }
+        if let Some(k) = self.index
+            && self.columns[k].ty == ColumnType::Text
+        {
+            return Err("an index on a text column, which a load never builds".into());
+        }
+        // A file of the table is a name in its directory, never a path elsewhere.
+        if let Some(name) = self
+            .checksums
+            .keys()
+            .find(|n| n.is_empty() || n.contains(['/', '\\']) || *n == "." || *n == "..")
+        {
+            return Err(format!(
+                "{name:?} is not a file name of the table's directory"
+            ));
+        }
         for c in &self.columns {
             let name = key_text(&c.name);
             if u64::from(c.id_bound) > self.symbols {

@@ -44,15 +44,32 @@ pub struct ColumnFiles {
     pub width: usize,
 }
 
+/// The largest manifest a table may have, in bytes: room for hundreds of thousands
+/// of columns.
+const MANIFEST_MAX: u64 = 64 << 20;
+
 // ANCHOR: map_exact
+/// Words of a file that must all lie under a bound: `width` bytes each (4 or 8),
+/// little-endian. A string column's symbol ids lie under its `id_bound`, an index's
+/// row numbers under the table's rows; a reader indexes arrays with them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Under {
+    pub width: usize,
+    pub bound: u64,
+    /// What the words are, for the error.
+    pub what: &'static str,
+}
+
 /// Maps the file at `path` of the table at `dir`, checking that it is `len` bytes
-/// long and that its CRC-32 is the one `manifest` holds for it: one pass over its
-/// bytes, on every core, the first time a table's file is mapped.
+/// long, that its CRC-32 is the one `manifest` holds for it, and, with `under`, that
+/// each of its words lies under the bound: one pass over its bytes, on every core,
+/// the first time a table's file is mapped.
 pub(crate) fn map_exact(
     dir: &Path,
     manifest: &Manifest,
     path: &Path,
     len: u64,
+    under: Option<Under>,
 ) -> Result<Mmap, TableError> {
     let map = map_sized(dir, path, len)?;
     let name = path
@@ -65,7 +82,8 @@ pub(crate) fn map_exact(
             format!("the manifest has no checksum of {name}"),
         ));
     };
-    if parallel_checksum(&map) != expected {
+    let (crc, all_under) = parallel_checksum(&map, under);
+    if crc != expected {
         return Err(TableError::NotATable(
             dir.into(),
             format!(
@@ -74,25 +92,62 @@ pub(crate) fn map_exact(
             ),
         ));
     }
+    if let (Some(under), false) = (under, all_under) {
+        return Err(TableError::NotATable(
+            dir.into(),
+            format!(
+                "{name} holds {} past the bound {} (a table written with its \
+                 checksums, but not by a load)",
+                under.what, under.bound
+            ),
+        ));
+    }
     Ok(map)
 }
 
 /// The CRC-32 of `bytes`, its blocks of 4 MiB summed on rayon's threads and the
-/// sums joined in order (`crc32fast`'s `combine`).
-fn parallel_checksum(bytes: &[u8]) -> u32 {
+/// sums joined in order (`crc32fast`'s `combine`); and whether every word lies
+/// `under` its bound, each 64 KiB piece's words read right after its CRC, from the
+/// core's cache rather than from memory.
+fn parallel_checksum(bytes: &[u8], under: Option<Under>) -> (u32, bool) {
     use rayon::prelude::*;
-    bytes
+    let (crc, all_under) = bytes
         .par_chunks(1 << 22)
         .map(|block| {
             let mut crc = crc32fast::Hasher::new();
-            crc.update(block);
-            crc
+            let mut all_under = true;
+            for piece in block.chunks(1 << 16) {
+                crc.update(piece);
+                if let Some(under) = under {
+                    all_under &= largest_word(piece, under.width) < under.bound;
+                }
+            }
+            (crc, all_under)
         })
-        .reduce(crc32fast::Hasher::new, |mut a, b| {
-            a.combine(&b);
-            a
-        })
-        .finalize()
+        .reduce(
+            || (crc32fast::Hasher::new(), true),
+            |(mut a, a_under), (b, b_under)| {
+                a.combine(&b);
+                (a, a_under && b_under)
+            },
+        );
+    (crc.finalize(), all_under)
+}
+
+/// The largest little-endian word of `width` bytes (4 or 8) in `bytes`, 0 for none;
+/// a fold the compiler turns into SIMD maxima.
+fn largest_word(bytes: &[u8], width: usize) -> u64 {
+    match width {
+        4 => bytes
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().expect("4")))
+            .fold(0, u32::max)
+            .into(),
+        _ => bytes
+            .chunks_exact(8)
+            .map(|w| u64::from_le_bytes(w.try_into().expect("8")))
+            .fold(0, u64::max),
+    }
 }
 // ANCHOR_END: map_exact
 
@@ -127,6 +182,14 @@ impl Table {
     /// finish), of another format, or a file's size disagrees with it.
     pub fn open(dir: &Path) -> Result<Table, TableError> {
         let not = |why: String| TableError::NotATable(dir.into(), why);
+        // A manifest is a few lines a column; a larger file is not one, and is not
+        // read into memory.
+        let size = std::fs::metadata(dir.join(MANIFEST)).map_or(0, |m| m.len());
+        if size > MANIFEST_MAX {
+            return Err(not(format!(
+                "{MANIFEST}: {size} bytes is too large for one"
+            )));
+        }
         let text =
             std::fs::read(dir.join(MANIFEST)).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
         let json = serde_json::from_slice(&text).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
@@ -136,6 +199,7 @@ impl Table {
             &manifest,
             &dir.join(SYMBOL_OFFSETS),
             8 * (manifest.symbols + 1),
+            None,
         )?;
         // Each symbol is the bytes between two offsets: they must not go back, or
         // a symbol would be a slice that ends before it starts.
@@ -150,7 +214,7 @@ impl Table {
             )));
         }
         let total = u64_at(&symbol_offsets, manifest.symbols as usize);
-        let symbol_bytes = map_exact(dir, &manifest, &dir.join(SYMBOL_BYTES), total)?;
+        let symbol_bytes = map_exact(dir, &manifest, &dir.join(SYMBOL_BYTES), total, None)?;
         Ok(Table {
             dir: dir.to_path_buf(),
             columns: (0..manifest.columns.len())
@@ -198,11 +262,18 @@ impl Table {
             _ => 0,
         };
         let width = ty.values_width(text_bytes);
+        // A string column's ids index the query's arrays and the symbol file.
+        let ids = (ty == ColumnType::String).then_some(Under {
+            width: 4,
+            bound: u64::from(self.manifest.columns[k].id_bound),
+            what: "a symbol id",
+        });
         let values = map_exact(
             &self.dir,
             &self.manifest,
             &file("values"),
             rows * width as u64,
+            ids,
         )?;
         let valid = ty
             .has_validity()
@@ -212,11 +283,12 @@ impl Table {
                     &self.manifest,
                     &file("valid"),
                     rows.div_ceil(64) * 8,
+                    None,
                 )
             })
             .transpose()?;
         let exact = (ty == ColumnType::Float64)
-            .then(|| map_exact(&self.dir, &self.manifest, &file("exact"), rows * 16))
+            .then(|| map_exact(&self.dir, &self.manifest, &file("exact"), rows * 16, None))
             .transpose()?;
         let text = (ty == ColumnType::Text)
             .then(|| {
@@ -224,7 +296,7 @@ impl Table {
                 let len = rows
                     .checked_sub(1)
                     .map_or(0, |last| offset_at(&values, width, last as usize));
-                map_exact(&self.dir, &self.manifest, &file("text"), len)
+                map_exact(&self.dir, &self.manifest, &file("text"), len, None)
             })
             .transpose()?;
         Ok(ColumnFiles {
