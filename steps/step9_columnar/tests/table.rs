@@ -764,7 +764,7 @@ fn a_damaged_table_is_refused_never_read() {
     assert!(
         verified
             .1
-            .contains("every size and checksum matches, and every symbol id"),
+            .contains("every size and checksum matches, and every value"),
         "{verified:?}"
     );
     // Each damage in a copy: `verify` refuses it, and the query refuses it or, when
@@ -910,7 +910,8 @@ fn a_table_whose_checksums_match_is_still_checked_for_its_bounds() {
     // not_a_table error naming what is wrong, never a panic, an abort or a signal.
     let dir = table_dir("sealed");
     let csv = dir.with_extension("csv");
-    std::fs::write(&csv, b"k,v,w,t\na,1,x,p\nb,2,y,q\na,3,y,r\nc,,x,s\n").unwrap();
+    let rows = "a,1,x,p,true,2024-01-01\nb,2,y,q,false,2024-01-02\na,3,y,r,,\nc,,x,s,true,\n";
+    std::fs::write(&csv, format!("k,v,w,t,b,d\n{rows}")).unwrap();
     let step9 = |args: &[&str]| {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_step9"))
             .args(args)
@@ -1021,6 +1022,27 @@ fn a_table_whose_checksums_match_is_still_checked_for_its_bounds() {
         verified.2.contains("a bit is set past the last row"),
         "{verified:?}"
     );
+    // Values no load writes, which a query would group by as they are: `verify`
+    // refuses them.
+    let odd = |what: &str, file: &str, at: usize, bytes: &[u8]| {
+        fresh();
+        poke(file, at, bytes);
+        reseal(&dir, |_| {});
+        let verified = step9(&["verify", d]);
+        assert_eq!(verified.0, Some(1), "{what}: {verified:?}");
+        assert!(
+            verified.2.contains("holds a value no load writes"),
+            "{what}: {verified:?}"
+        );
+    };
+    odd("a bool of 7", "col4.values", 0, &[7]);
+    odd(
+        "a date of i32::MIN",
+        "col5.values",
+        0,
+        &i32::MIN.to_le_bytes(),
+    );
+    odd("bytes under a NULL", "col4.values", 2, &[1]);
     // The hash index: its row numbers index the columns, its offsets its row list.
     let indexed = |what: &str, damage: &dyn Fn(), why: &str| {
         let _ = std::fs::remove_dir_all(&dir);
@@ -1088,6 +1110,23 @@ fn a_table_whose_checksums_match_is_still_checked_for_its_bounds() {
             });
         },
         "an index on a text column",
+    );
+    // An index whose groups traded rows (x's rows are 1 and 4, y's 2 and 3; now
+    // the first group holds rows 1 and 2): `verify` finds a row not of its group.
+    let _ = std::fs::remove_dir_all(&dir);
+    let loaded = step9(&["load", csv.to_str().unwrap(), d, "--index", "w"]);
+    assert_eq!(loaded.0, Some(0), "{loaded:?}");
+    let list: Vec<u8> = [0u64, 1, 2, 3]
+        .iter()
+        .flat_map(|r| r.to_le_bytes())
+        .collect();
+    std::fs::write(dir.join("col2.index.rows"), list).unwrap();
+    reseal(&dir, |_| {});
+    let verified = step9(&["verify", d]);
+    assert_eq!(verified.0, Some(1), "{verified:?}");
+    assert!(
+        verified.2.contains("is not of group 0's value"),
+        "{verified:?}"
     );
     // And the intact table, sealed again, is read as before.
     fresh();

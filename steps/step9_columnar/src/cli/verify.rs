@@ -16,7 +16,7 @@ use crate::splayed::scan::Table;
 /// The subcommand's arguments.
 pub fn command() -> Command {
     Command::new("verify")
-        .about("check every file of the table at TABLE_DIR against its size and checksum, and its symbol ids, text offsets and NULL counts")
+        .about("check every file of the table at TABLE_DIR against its size and checksum, and every value and index against what a load writes")
         .arg(
             Arg::new("table")
                 .value_name("TABLE_DIR")
@@ -36,8 +36,8 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let (files, bytes) = table.verify().map_err(|e| report(&e, false))?;
     println!(
         "{}: {} rows, {} columns; {files} files and the manifest, {} bytes: every size \
-         and checksum matches, and every symbol id, text offset and NULL count is in \
-         bounds ({:.3} s)",
+         and checksum matches, and every value and index is as a load writes it \
+         ({:.3} s)",
         dir.display(),
         thousands(table.manifest.rows),
         table.manifest.columns.len(),

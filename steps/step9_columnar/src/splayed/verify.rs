@@ -1,8 +1,12 @@
 //! `step9 verify`: the whole table checked, every file against its size and its
-//! checksum, and every value a query relies on against its bounds (symbol ids,
-//! text offsets, validity bits), since a checksum cannot tell bytes that make sense
-//! from bytes written with a matching checksum.
+//! checksum, every value a query relies on against its bounds (symbol ids, text
+//! offsets, validity bits), and every value and the index against what a load
+//! writes, since a checksum cannot tell bytes that make sense from bytes written
+//! with a matching checksum.
 
+use crate::hash_index::IndexFiles;
+use crate::hash_index::build::hash_key;
+use crate::splayed::date;
 use crate::splayed::error::TableError;
 use crate::splayed::layout::MANIFEST;
 use crate::splayed::scan::{ColumnFiles, Table, offset_at};
@@ -12,16 +16,19 @@ impl Table {
     /// Checks the whole table, as `step9 verify` does: maps every column's files and
     /// the index, each checked against its size and its checksum in the manifest
     /// (`map_exact`), reads every value a query relies on against its bounds
-    /// (`check_values`), and finds every file of the directory in the
-    /// manifest. Returns the files and bytes checked, the manifest not counted.
+    /// (`check_values`), checks the index against its column (`check_index`), and
+    /// finds every file of the directory in the manifest. Returns the files and bytes checked, the manifest not counted.
     ///
     /// # Errors
     /// [`TableError::NotATable`] naming the first file that does not match, is
     /// missing, or is not the table's.
     pub fn verify(&self) -> Result<(usize, u64), TableError> {
         for k in 0..self.manifest.columns.len() {
-            self.check_values(k, self.column(k)?)?;
-            self.index(k)?;
+            let column = self.column(k)?;
+            self.check_values(k, column)?;
+            if let Some(index) = self.index(k)? {
+                self.check_index(k, column, index)?;
+            }
         }
         let not = |why: String| TableError::NotATable(self.dir.clone(), why);
         let mut bytes = 0;
@@ -69,6 +76,31 @@ impl Table {
                 )));
             }
         }
+        if files.valid.is_some() {
+            // The values a load writes: zeros under a NULL, 0 or 1 for a bool, a day
+            // of the four-digit years for a date; a query groups by these bytes.
+            let days = date::parse(b"0000-01-01").zip(date::parse(b"9999-12-31"));
+            let (first, last) = days.expect("both are dates");
+            let w = files.width;
+            let odd = (0..rows).find(|&i| {
+                let bytes = &files.values[w * i..w * i + w];
+                match (files.is_valid(i), files.ty) {
+                    (false, _) => bytes.iter().any(|&b| b != 0),
+                    (true, ColumnType::Bool) => bytes[0] > 1,
+                    (true, ColumnType::Date) => {
+                        let day = i32::from_le_bytes(bytes.try_into().expect("4"));
+                        !(first..=last).contains(&day)
+                    }
+                    _ => false,
+                }
+            });
+            if let Some(row) = odd {
+                return Err(not(format!(
+                    "values: row {} holds a value no load writes",
+                    row + 1
+                )));
+            }
+        }
         if let Some(valid) = &files.valid {
             // The bits of rows past the last are zero, as the load leaves them: a bit
             // set there could stand in for a row's cleared one in the count below.
@@ -88,6 +120,65 @@ impl Table {
                 return Err(not(format!(
                     "valid: {} rows have a value, but the manifest says {} of {} are NULL",
                     set, column.nulls, self.manifest.rows
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// That column `k`'s index is the one a load builds from the column: every group
+    /// has rows, in order, each once, all with the group's key (its first row's),
+    /// and probing the key's hash finds the group before any other of that key.
+    fn check_index(
+        &self,
+        k: usize,
+        column: &ColumnFiles,
+        index: &IndexFiles,
+    ) -> Result<(), TableError> {
+        let not = |why: String| TableError::NotATable(self.dir.clone(), format!("col{k}.{why}"));
+        let w = column.width;
+        let key = |row: usize| {
+            let mut key = [0u8; 16];
+            key[..w].copy_from_slice(&column.values[w * row..w * row + w]);
+            key[15] = u8::from(column.is_valid(row));
+            key
+        };
+        let row_at = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("8")) as usize;
+        let mut seen = vec![false; self.manifest.rows as usize];
+        for g in 0..index.groups() {
+            let rows = index.rows_of(g);
+            let Some(first) = rows.get(..8).map(row_at) else {
+                return Err(not(format!("index.offsets: group {g} has no rows")));
+            };
+            let mut previous = None;
+            for row in rows.chunks_exact(8).map(row_at) {
+                if previous >= Some(row) || std::mem::replace(&mut seen[row], true) {
+                    return Err(not(format!(
+                        "index.rows: row {} is out of order or twice in group {g}",
+                        row + 1
+                    )));
+                }
+                if key(row) != key(first) {
+                    return Err(not(format!(
+                        "index.rows: row {} is not of group {g}'s value",
+                        row + 1
+                    )));
+                }
+                previous = Some(row);
+            }
+            let hash = match column.ty {
+                ColumnType::String => {
+                    let id = u32::from_le_bytes(key(first)[..4].try_into().expect("4"));
+                    hash_key(self.symbol(id))
+                }
+                _ => hash_key(&key(first)),
+            };
+            let found = index
+                .probe(hash)
+                .find(|&h| index.rows_of(h).get(..8).map(row_at).map(key) == Some(key(first)));
+            if found != Some(g) {
+                return Err(not(format!(
+                    "index.slots: group {g} is not found by its value"
                 )));
             }
         }
