@@ -1043,6 +1043,22 @@ fn a_table_whose_checksums_match_is_still_checked_for_its_bounds() {
         &i32::MIN.to_le_bytes(),
     );
     odd("bytes under a NULL", "col4.values", 2, &[1]);
+    // A float's exact value that is another number than its f64.
+    let floats = dir.with_extension("floats.csv");
+    std::fs::write(&floats, b"k,f\na,0.1\nb,2.5e3\na,-7.25\n").unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let loaded = step9(&["load", floats.to_str().unwrap(), d, "--schema", "f=float64"]);
+    assert_eq!(loaded.0, Some(0), "{loaded:?}");
+    assert_eq!(step9(&["verify", d]).0, Some(0));
+    poke("col1.exact", 32, &1i128.to_le_bytes());
+    reseal(&dir, |_| {});
+    let verified = step9(&["verify", d]);
+    assert_eq!(verified.0, Some(1), "{verified:?}");
+    assert!(
+        verified.2.contains("col1.exact: row 3 is not the number"),
+        "{verified:?}"
+    );
+    std::fs::remove_file(&floats).unwrap();
     // The hash index: its row numbers index the columns, its offsets its row list.
     let indexed = |what: &str, damage: &dyn Fn(), why: &str| {
         let _ = std::fs::remove_dir_all(&dir);

@@ -4,6 +4,7 @@
 //! writes, since a checksum cannot tell bytes that make sense from bytes written
 //! with a matching checksum.
 
+use crate::exact::fixed_to_f64;
 use crate::hash_index::IndexFiles;
 use crate::hash_index::build::hash_key;
 use crate::splayed::date;
@@ -97,6 +98,22 @@ impl Table {
             if let Some(row) = odd {
                 return Err(not(format!(
                     "values: row {} holds a value no load writes",
+                    row + 1
+                )));
+            }
+        }
+        if let Some(exact) = &files.exact {
+            // A float64's exact value, where it has one, is the same number as its
+            // f64: the query sums the one and prints extremes from the other.
+            let disagrees = (0..rows).find(|&i| {
+                let fixed = i128::from_le_bytes(exact[16 * i..16 * i + 16].try_into().expect("16"));
+                let float =
+                    f64::from_le_bytes(files.values[8 * i..8 * i + 8].try_into().expect("8"));
+                files.is_valid(i) && fixed != i128::MIN && fixed_to_f64(fixed) != float
+            });
+            if let Some(row) = disagrees {
+                return Err(not(format!(
+                    "exact: row {} is not the number of its value",
                     row + 1
                 )));
             }
