@@ -20,7 +20,7 @@ use step9::splayed::types::{ColumnType, parse_bool, parse_int};
 use step9::splayed::{self, date};
 use step9::value;
 
-use crate::common::{files, without_place};
+use crate::common::{files, step9, without_place};
 
 /// A fresh directory path (not created) for a table.
 fn table_dir(test: &str) -> PathBuf {
@@ -731,14 +731,6 @@ fn a_damaged_table_is_refused_never_read() {
     let dir = table_dir("damaged");
     let csv = dir.with_extension("csv");
     write_generated(&csv, 400, 3);
-    let step9 = |args: &[&std::ffi::OsStr]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_step9"))
-            .args(args)
-            .output()
-            .unwrap();
-        let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-        (out.status.code(), text(out.stdout), text(out.stderr))
-    };
     let os = |s: &str| std::ffi::OsString::from(s);
     let loaded = step9(&[
         &os("load"),
@@ -912,14 +904,6 @@ fn a_table_whose_checksums_match_is_still_checked_for_its_bounds() {
     let csv = dir.with_extension("csv");
     let rows = "a,1,x,p,true,2024-01-01\nb,2,y,q,false,2024-01-02\na,3,y,r,,\nc,,x,s,true,\n";
     std::fs::write(&csv, format!("k,v,w,t,b,d\n{rows}")).unwrap();
-    let step9 = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_step9"))
-            .args(args)
-            .output()
-            .unwrap();
-        let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-        (out.status.code(), text(out.stdout), text(out.stderr))
-    };
     let d = dir.to_str().unwrap();
     let fresh = || {
         let _ = std::fs::remove_dir_all(&dir);

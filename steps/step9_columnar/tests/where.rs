@@ -13,6 +13,8 @@ use step9::splayed::load::{LoadOptions, load};
 use step9::splayed::query::run_selected;
 use step9::splayed::scan::Table;
 
+use crate::common::step9;
+
 fn table_dir(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("step9-where-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -273,14 +275,6 @@ fn the_command_line_says_how_it_found_the_rows() {
     let dir = table_dir("cli");
     let csv = dir.with_extension("csv");
     std::fs::write(&csv, b"id,category,qty\n1,a,7\n2,b,8\n3,a,9\n").unwrap();
-    let step9 = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_step9"))
-            .args(args)
-            .output()
-            .unwrap();
-        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
-        (out.status.code(), text(out.stdout), text(out.stderr))
-    };
     let (csv_arg, dir_arg) = (csv.to_str().unwrap(), dir.to_str().unwrap());
     let loaded = step9(&["load", csv_arg, dir_arg, "--index", "category"]);
     assert_eq!(loaded.0, Some(0), "{loaded:?}");

@@ -15,7 +15,8 @@ use crate::hash_index::build::{HashIndex, build, hash_key, slots};
 use crate::splayed::encode::ChunkColumns;
 use crate::splayed::error::TableError;
 use crate::splayed::layout::{column_file, write_words};
-use crate::splayed::scan::{Table, Under, map_exact, u64_at};
+use crate::splayed::mapped_check::{Under, map_exact};
+use crate::splayed::scan::{Table, u64_at};
 use crate::splayed::symbols::Symbols;
 use crate::splayed::types::ColumnType;
 

@@ -183,16 +183,3 @@ pub(crate) fn invalid_number(
         text,
     }
 }
-
-/// The error for row `row` (0-based) of the string column `key`, whose symbol id is
-/// past the column's bound: a table that another program wrote, or damaged with its
-/// checksums written again.
-pub(crate) fn past_bound(table: &Table, key: usize, row: usize) -> TableError {
-    TableError::NotATable(
-        table.dir.clone(),
-        format!(
-            "row {} of col{key}.values has a symbol id past the column's bound",
-            row + 1
-        ),
-    )
-}

@@ -9,7 +9,8 @@
 //! load      CSV -> table: two passes over step 8's        load (plan, pass1, pass2,
 //!           chunks, on every core                        intern, files, write),
 //!                                                        encode, mapped, distinct, cooked
-//! scan      table -> columns, mapped as they lie          scan, verify
+//! scan      table -> columns, mapped as they lie and      scan, mapped_check,
+//!           checked                                      verify
 //! query     the GROUP BY over two of them                 query, units
 //! ```
 //!
@@ -30,6 +31,7 @@ pub mod layout;
 pub mod load;
 pub mod manifest;
 pub mod mapped;
+pub mod mapped_check;
 pub mod query;
 pub mod scan;
 pub mod symbols;

@@ -21,7 +21,7 @@ use crate::exact::{Number, POWERS, SCALE, parse_number};
 use crate::hash_index::select::{Piece, Selection, key_is};
 use crate::query::Query;
 use crate::splayed::date;
-use crate::splayed::error::{TableError, invalid_number, past_bound};
+use crate::splayed::error::{TableError, invalid_number};
 use crate::splayed::scan::{ColumnFiles, Table, Value, prefetch};
 use crate::splayed::types::ColumnType;
 use crate::splayed::units;
@@ -92,8 +92,6 @@ pub fn run_selected(
             BySymbol {
                 ids: &keys.values,
                 accs: vec![Acc::default(); bound],
-                past_bound: None,
-                spare: Acc::default(),
             }
         }),
         ColumnType::Text => run_with(table, (keys, values), query, selection, threads, || {
@@ -179,10 +177,6 @@ fn run_with<S: Slots>(
         },
     )
     .1;
-    if let Some(row) = states.iter().filter_map(|(s, _)| s.past_bound()).min() {
-        let key = table.column_index(query.group_by)?;
-        return Err(past_bound(table, key, row));
-    }
     let mut states = states.into_iter();
     let (mut slots, mut bad) = states.next().expect("one thread at least");
     for (other, other_bad) in states {
@@ -207,10 +201,6 @@ trait Slots: Send {
     fn merge(&mut self, other: Self);
     /// The answer, keys as the CSV had them.
     fn into_groups(self, table: &Table) -> Groups;
-    /// The first row whose key had no slot (a symbol id past the column's bound).
-    fn past_bound(&self) -> Option<usize> {
-        None
-    }
 }
 
 // ANCHOR: by_symbol
@@ -218,25 +208,14 @@ trait Slots: Send {
 struct BySymbol<'c> {
     ids: &'c [u8],
     accs: Vec<Acc>,
-    /// The first row whose id was past `accs` (a damaged table), and where its
-    /// value went instead.
-    past_bound: Option<usize>,
-    spare: Acc,
 }
 
 impl Slots for BySymbol<'_> {
     #[inline(always)]
     fn acc(&mut self, row: usize) -> &mut Acc {
         let id = u32::from_le_bytes(self.ids[4 * row..4 * row + 4].try_into().expect("4"));
-        if (id as usize) < self.accs.len() {
-            return &mut self.accs[id as usize];
-        }
-        self.past_bound = Some(self.past_bound.map_or(row, |r| r.min(row)));
-        &mut self.spare
-    }
-
-    fn past_bound(&self) -> Option<usize> {
-        self.past_bound
+        // Under `accs.len()`, the column's bound: checked as the file was mapped.
+        &mut self.accs[id as usize]
     }
 
     fn merge(&mut self, other: Self) {
@@ -246,16 +225,18 @@ impl Slots for BySymbol<'_> {
     }
 
     fn into_groups(self, table: &Table) -> Groups {
-        let used = self
-            .accs
-            .iter()
-            .enumerate()
-            .filter(|(_, acc)| acc.count > 0);
-        used.map(|(id, acc)| (table.symbol(id as u32).to_vec(), acc.group()))
-            .collect()
+        symbol_groups(table, &self.accs)
     }
 }
 // ANCHOR_END: by_symbol
+
+/// The groups of an array indexed by symbol id: each id with a count, its key the
+/// symbol's bytes.
+pub(crate) fn symbol_groups(table: &Table, accs: &[Acc]) -> Groups {
+    let used = accs.iter().enumerate().filter(|(_, acc)| acc.count > 0);
+    used.map(|(id, acc)| (table.symbol(id as u32).to_vec(), acc.group()))
+        .collect()
+}
 
 /// An `int64`, `date` or `bool` key: a hash map by value (`None`: an empty field,
 /// the key `""` as in step 8). Their text is the one form the inference accepts, so

@@ -19,8 +19,8 @@ use harness::query::Groups;
 
 use crate::chunks::map_chunks;
 use crate::exact::{Number, POWERS, SCALE};
-use crate::splayed::error::{TableError, past_bound};
-use crate::splayed::query::RANGES_PER_THREAD;
+use crate::splayed::error::TableError;
+use crate::splayed::query::{RANGES_PER_THREAD, symbol_groups};
 use crate::splayed::scan::{ColumnFiles, Table, prefetch};
 use crate::splayed::types::ColumnType;
 use crate::table::Acc;
@@ -66,8 +66,8 @@ pub(crate) fn scale_of(ty: ColumnType) -> Option<u32> {
 /// `sum` ([`scale_of`] is `Some`) over every row of `table`, on `threads` threads.
 ///
 /// # Errors
-/// As [`Table::column`] (a file that does not match its size or checksum), and
-/// [`TableError::NotATable`] for a symbol id past the column's bound.
+/// As [`Table::column`]: a file that does not match its size or checksum, or a
+/// symbol id past the column's bound.
 pub(crate) fn run(
     table: &Table,
     (key, sum): (usize, usize),
@@ -78,18 +78,16 @@ pub(crate) fn run(
     let bound = table.manifest.columns[key].id_bound as usize;
     let rows = table.manifest.rows as usize;
     let ranges = (threads * RANGES_PER_THREAD).clamp(1, rows.max(1));
-    let (stops, states) = map_chunks(
+    let states = map_chunks(
         threads,
         ranges,
         || (vec![Units::default(); bound], vec![Acc::default(); bound]),
         |(units, accs), r| {
             let range = rows * r / ranges..rows * (r + 1) / ranges;
-            add_units(keys, values, scale, range, units, accs)
+            add_units(keys, values, scale, range, units, accs);
         },
-    );
-    if let Some(Err(row)) = stops.into_iter().find(Result::is_err) {
-        return Err(past_bound(table, key, row));
-    }
+    )
+    .1;
     let mut states = states.into_iter().map(|(mut units, mut accs)| {
         fold(scale, &mut units, &mut accs);
         accs
@@ -100,10 +98,7 @@ pub(crate) fn run(
             acc.merge(o);
         }
     }
-    let used = accs.iter().enumerate().filter(|(_, acc)| acc.count > 0);
-    Ok(used
-        .map(|(id, acc)| (table.symbol(id as u32).to_vec(), acc.group()))
-        .collect())
+    Ok(symbol_groups(table, &accs))
 }
 // ANCHOR_END: run
 
@@ -112,10 +107,8 @@ pub(crate) fn run(
 /// group's `i64` sum would overflow, folds it into `accs` (the same ids) first.
 ///
 /// `keys` is the key column (`u32` symbol ids), `values` the value column (`int64`
-/// or `decimal(S)`: `scale` is `S`, 0 for `int64`), both as mapped.
-///
-/// # Errors
-/// The first row whose symbol id is past `units`' length.
+/// or `decimal(S)`: `scale` is `S`, 0 for `int64`), both as mapped: every id under
+/// the column's bound, `units.len()`, as [`Table::column`] checked.
 fn add_units(
     keys: &ColumnFiles,
     values: &ColumnFiles,
@@ -123,7 +116,7 @@ fn add_units(
     rows: std::ops::Range<usize>,
     units: &mut [Units],
     accs: &mut [Acc],
-) -> Result<(), usize> {
+) {
     let unit = POWERS[(SCALE - scale) as usize];
     let decimal = matches!(values.ty, ColumnType::Decimal { .. });
     let ids = &keys.values[4 * rows.start..4 * rows.end];
@@ -139,9 +132,7 @@ fn add_units(
             prefetch(keys, i + AHEAD);
         }
         let id = u32::from_le_bytes(id.try_into().expect("4")) as usize;
-        let Some(group) = units.get_mut(id) else {
-            return Err(i);
-        };
+        let group = &mut units[id];
         group.count += 1;
         if !values.is_valid(i) {
             continue;
@@ -168,7 +159,6 @@ fn add_units(
             group.max = v;
         }
     }
-    Ok(())
 }
 // ANCHOR_END: add_units
 

@@ -1,6 +1,19 @@
-//! What several of step 9's test files need: the files of a loaded table.
+//! What several of step 9's test files need: the binary run on a command line, and
+//! the files of a loaded table.
 
+use std::ffi::OsStr;
 use std::path::Path;
+
+/// Runs the `step9` binary with `args`: its exit status, stdout and stderr (lossy
+/// UTF-8).
+pub fn step9<S: AsRef<OsStr>>(args: &[S]) -> (Option<i32>, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_step9"))
+        .args(args)
+        .output()
+        .unwrap();
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
 
 /// Every file of the table at `dir`, by name, with its bytes: two loads that
 /// should give the same table compare these.

@@ -1,0 +1,138 @@
+//! Mapping a file of a table as a reader may trust it: its size the manifest's, its
+//! CRC-32 the manifest's, and, for the words that index arrays (a string column's
+//! symbol ids, an index's row numbers), each under its bound, all in one pass over
+//! the bytes on every core, the first time the file is mapped.
+
+use std::fs::File;
+use std::path::Path;
+
+use memmap2::Mmap;
+
+use crate::splayed::error::TableError;
+use crate::splayed::manifest::Manifest;
+
+// ANCHOR: map_exact
+/// Words of a file that must all lie under a bound: `width` bytes each (4 or 8),
+/// little-endian. A string column's symbol ids lie under its `id_bound`, an index's
+/// row numbers under the table's rows; a reader indexes arrays with them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Under {
+    pub width: usize,
+    pub bound: u64,
+    /// What the words are, for the error.
+    pub what: &'static str,
+}
+
+/// Maps the file at `path` of the table at `dir`, checking that it is `len` bytes
+/// long, that its CRC-32 is the one `manifest` holds for it, and, with `under`, that
+/// each of its words lies under the bound: one pass over its bytes, on every core,
+/// the first time a table's file is mapped.
+pub(crate) fn map_exact(
+    dir: &Path,
+    manifest: &Manifest,
+    path: &Path,
+    len: u64,
+    under: Option<Under>,
+) -> Result<Mmap, TableError> {
+    let map = map_sized(dir, path, len)?;
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let Some(&expected) = manifest.checksums.get(name) else {
+        return Err(TableError::NotATable(
+            dir.into(),
+            format!("the manifest has no checksum of {name}"),
+        ));
+    };
+    let (crc, all_under) = parallel_checksum(&map, under);
+    if crc != expected {
+        return Err(TableError::NotATable(
+            dir.into(),
+            format!(
+                "{name} does not match its checksum in the manifest: it was changed, \
+                 damaged or copied from another table after the load"
+            ),
+        ));
+    }
+    if let (Some(under), false) = (under, all_under) {
+        return Err(TableError::NotATable(
+            dir.into(),
+            format!(
+                "{name} holds {} past the bound {} (a table written with its \
+                 checksums, but not by a load)",
+                under.what, under.bound
+            ),
+        ));
+    }
+    Ok(map)
+}
+
+/// The CRC-32 of `bytes`, its blocks of 4 MiB summed on rayon's threads and the
+/// sums joined in order (`crc32fast`'s `combine`); and whether every word lies
+/// `under` its bound, each 64 KiB piece's words read right after its CRC, from the
+/// core's cache rather than from memory.
+fn parallel_checksum(bytes: &[u8], under: Option<Under>) -> (u32, bool) {
+    use rayon::prelude::*;
+    let (crc, all_under) = bytes
+        .par_chunks(1 << 22)
+        .map(|block| {
+            let mut crc = crc32fast::Hasher::new();
+            let mut all_under = true;
+            for piece in block.chunks(1 << 16) {
+                crc.update(piece);
+                if let Some(under) = under {
+                    all_under &= largest_word(piece, under.width) < under.bound;
+                }
+            }
+            (crc, all_under)
+        })
+        .reduce(
+            || (crc32fast::Hasher::new(), true),
+            |(mut a, a_under), (b, b_under)| {
+                a.combine(&b);
+                (a, a_under && b_under)
+            },
+        );
+    (crc.finalize(), all_under)
+}
+
+/// The largest little-endian word of `width` bytes (4 or 8) in `bytes`, 0 for none;
+/// a fold the compiler turns into SIMD maxima.
+fn largest_word(bytes: &[u8], width: usize) -> u64 {
+    match width {
+        4 => bytes
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().expect("4")))
+            .fold(0, u32::max)
+            .into(),
+        _ => bytes
+            .chunks_exact(8)
+            .map(|w| u64::from_le_bytes(w.try_into().expect("8")))
+            .fold(0, u64::max),
+    }
+}
+// ANCHOR_END: map_exact
+
+/// Maps the file at `path` of the table at `dir`, checking that it is `len` bytes
+/// long.
+pub(crate) fn map_sized(dir: &Path, path: &Path, len: u64) -> Result<Mmap, TableError> {
+    let file = File::open(path)
+        .map_err(|e| TableError::NotATable(dir.into(), format!("{}: {e}", path.display())))?;
+    // SAFETY: a table's files are written once, under a temporary name, and renamed
+    // into place complete; nothing in this program writes them again. Another process
+    // that truncated one while it is mapped would raise SIGBUS on the next read (see
+    // step 2's chapter); the size is checked here, against the manifest.
+    let map = unsafe { Mmap::map(&file) }.map_err(TableError::io_at(path))?;
+    if map.len() as u64 != len {
+        return Err(TableError::NotATable(
+            dir.into(),
+            format!(
+                "{} has {} bytes, the manifest says {len}",
+                path.display(),
+                map.len()
+            ),
+        ));
+    }
+    Ok(map)
+}
