@@ -54,6 +54,7 @@ pub mod index;
 pub mod key_words;
 pub mod lanes16;
 pub mod merge;
+pub mod parallel;
 pub mod project;
 pub mod query;
 pub mod step1_query;

@@ -56,6 +56,7 @@ pub mod index;
 pub mod key_words;
 pub mod lanes16;
 pub mod merge;
+pub mod parallel;
 pub mod project;
 pub mod query;
 pub mod table;
