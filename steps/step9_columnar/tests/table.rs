@@ -1138,3 +1138,72 @@ fn a_table_whose_checksums_match_is_still_checked_for_its_bounds() {
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_file(&csv).unwrap();
 }
+
+#[test]
+fn a_first_query_checks_each_block_of_what_it_reads_before_adding_it() {
+    // Enough rows for several blocks a range on every thread count: the first query
+    // of an open table takes the checks of the two files it reads (`units.rs`) as it
+    // reads them; the next reads the files it checked.
+    let dir = table_dir("first-query");
+    let csv = dir.with_extension("csv");
+    write_generated(&csv, 100_000, 5);
+    let loaded = step9(&["load", csv.to_str().unwrap(), dir.to_str().unwrap()]);
+    assert_eq!(loaded.0, Some(0), "{loaded:?}");
+    let input = std::fs::read(&csv).unwrap();
+    let expected = groups_to_json(&query::run(&input, Query::default()).unwrap());
+    for threads in [1, 2, 3, 8] {
+        let table = Table::open(&dir).unwrap();
+        for run in ["first", "second"] {
+            let groups = splayed::query::run(&table, Query::default(), threads).unwrap();
+            assert_eq!(
+                groups_to_json(&groups),
+                expected,
+                "{threads} threads, {run}"
+            );
+        }
+    }
+    let refused = |what: &str, name: &str, why: &str| {
+        for threads in [1, 2, 3] {
+            let table = Table::open(&dir).unwrap();
+            // A refused file is not kept as checked: the next query refuses it too.
+            for run in ["first", "second"] {
+                let e = splayed::query::run(&table, Query::default(), threads).unwrap_err();
+                let TableError::NotATable(_, message) = &e else {
+                    panic!("{what}, {threads} threads, {run}: {e:?}");
+                };
+                assert!(
+                    message.contains(name) && message.contains(why),
+                    "{what}, {threads} threads, {run}: {message}"
+                );
+            }
+        }
+    };
+    // One bit of the last block of each file (the values' `i64`s, the keys' ids).
+    for name in ["col2.values", "col1.values"] {
+        let intact = std::fs::read(dir.join(name)).unwrap();
+        let mut damaged = intact.clone();
+        let at = damaged.len() - 3;
+        damaged[at] ^= 0x10;
+        std::fs::write(dir.join(name), &damaged).unwrap();
+        refused(
+            &format!("a bit of {name}"),
+            name,
+            "does not match its checksum",
+        );
+        std::fs::write(dir.join(name), &intact).unwrap();
+    }
+    // A symbol id past the bound in the last block, its checksum written again: the
+    // block is not added (its id would index past the groups) and the query fails.
+    let mut ids = std::fs::read(dir.join("col1.values")).unwrap();
+    let at = ids.len() - 4;
+    ids[at..].copy_from_slice(&u32::MAX.to_le_bytes());
+    std::fs::write(dir.join("col1.values"), &ids).unwrap();
+    reseal(&dir, |_| {});
+    refused(
+        "an id past the bound",
+        "col1.values",
+        "a symbol id past the bound",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+}

@@ -1,7 +1,9 @@
 //! Mapping a file of a table as a reader may trust it: its size the manifest's, its
 //! CRC-32 the manifest's, and, for the words that index arrays (a string column's
 //! symbol ids, an index's row numbers), each under its bound, all in one pass over
-//! the bytes on every core, the first time the file is mapped.
+//! the bytes on every core, the first time the file is mapped (`map_exact`); or
+//! the same check taken piece by piece by a scan that reads the whole file anyway
+//! (`Running`).
 
 use std::fs::File;
 use std::path::Path;
@@ -35,6 +37,22 @@ pub(crate) fn map_exact(
     under: Option<Under>,
 ) -> Result<Mmap, TableError> {
     let map = map_sized(dir, path, len)?;
+    let (crc, all_under) = parallel_checksum(&map, under);
+    check(dir, manifest, path, crc, under.filter(|_| !all_under))?;
+    Ok(map)
+}
+
+/// Whether the file at `path`, whose CRC-32 is `crc`, is the one `manifest` names:
+/// its checksum the manifest's; and `past`, the bound some of its words were found
+/// past (`None` when all lie under it), refused after the checksum, so that a
+/// damaged file is called damaged.
+fn check(
+    dir: &Path,
+    manifest: &Manifest,
+    path: &Path,
+    crc: u32,
+    past: Option<Under>,
+) -> Result<(), TableError> {
     let name = path
         .file_name()
         .and_then(|n| n.to_str())
@@ -45,7 +63,6 @@ pub(crate) fn map_exact(
             format!("the manifest has no checksum of {name}"),
         ));
     };
-    let (crc, all_under) = parallel_checksum(&map, under);
     if crc != expected {
         return Err(TableError::NotATable(
             dir.into(),
@@ -55,7 +72,7 @@ pub(crate) fn map_exact(
             ),
         ));
     }
-    if let (Some(under), false) = (under, all_under) {
+    if let Some(under) = past {
         return Err(TableError::NotATable(
             dir.into(),
             format!(
@@ -65,7 +82,7 @@ pub(crate) fn map_exact(
             ),
         ));
     }
-    Ok(map)
+    Ok(())
 }
 
 /// The CRC-32 of `bytes`, its blocks of 4 MiB summed on rayon's threads and the
@@ -113,6 +130,60 @@ fn largest_word(bytes: &[u8], width: usize) -> u64 {
     }
 }
 // ANCHOR_END: map_exact
+
+// ANCHOR: running
+/// The check of [`map_exact`], taken by a scan as it reads a file instead of in a
+/// pass of its own: the scan hands each piece to [`Running::piece`] before it reads
+/// the piece's words, in file order within a range of rows, and the ranges' checks
+/// are joined in file order ([`Running::join`]) and held to the manifest at the end
+/// ([`Running::finish`]). The bytes then come from memory once, not twice; an answer
+/// computed from a file that fails is not given.
+#[derive(Clone)]
+pub(crate) struct Running {
+    crc: crc32fast::Hasher,
+    under: Option<Under>,
+    all_under: bool,
+}
+
+impl Running {
+    /// A check of nothing yet, of words that must lie `under` a bound.
+    pub fn new(under: Option<Under>) -> Running {
+        Running {
+            crc: crc32fast::Hasher::new(),
+            under,
+            all_under: true,
+        }
+    }
+
+    /// Adds the next `bytes` of the file; false when one of their words lies past
+    /// the bound, and then the words must not be used.
+    pub fn piece(&mut self, bytes: &[u8]) -> bool {
+        self.crc.update(bytes);
+        let under = self
+            .under
+            .is_none_or(|u| largest_word(bytes, u.width) < u.bound);
+        self.all_under &= under;
+        under
+    }
+
+    /// This check followed by `next`'s, the bytes that come after in the file.
+    pub fn join(mut self, next: &Running) -> Running {
+        self.crc.combine(&next.crc);
+        self.all_under &= next.all_under;
+        self
+    }
+
+    /// As [`map_exact`] ends: whether the whole file, every piece joined, is the
+    /// one `manifest` names for `path` and all its words lie under their bound.
+    ///
+    /// # Errors
+    /// [`TableError::NotATable`], as [`map_exact`].
+    pub fn finish(self, dir: &Path, manifest: &Manifest, path: &Path) -> Result<(), TableError> {
+        let past = self.under.filter(|_| !self.all_under);
+        check(dir, manifest, path, self.crc.finalize(), past)
+    }
+}
+// ANCHOR_END: running
 
 /// Maps the file at `path` of the table at `dir`, checking that it is `len` bytes
 /// long.

@@ -12,7 +12,7 @@ use crate::splayed::decimal::decimal_to_f64;
 use crate::splayed::error::TableError;
 use crate::splayed::layout::{MANIFEST, SYMBOL_BYTES, SYMBOL_OFFSETS, column_file};
 use crate::splayed::manifest::Manifest;
-use crate::splayed::mapped_check::{Under, map_exact};
+use crate::splayed::mapped_check::{Running, Under, map_exact, map_sized};
 use crate::splayed::types::ColumnType;
 
 /// An open table: its manifest and its symbol file, and each column's files once a
@@ -42,6 +42,24 @@ pub struct ColumnFiles {
     pub text: Option<Mmap>,
     /// Bytes a row in `values` ([`ColumnType::values_width`]).
     pub width: usize,
+}
+
+/// A column's files as [`Table::column_to_scan`] gives them.
+pub(crate) enum ToScan<'t> {
+    /// Checked by an earlier query.
+    Checked(&'t ColumnFiles),
+    /// Mapped now, every file checked but `values`, whose check the scan takes.
+    Unchecked(ColumnFiles, Running),
+}
+
+impl std::ops::Deref for ToScan<'_> {
+    type Target = ColumnFiles;
+    fn deref(&self) -> &ColumnFiles {
+        match self {
+            ToScan::Checked(files) => files,
+            ToScan::Unchecked(files, _) => files,
+        }
+    }
 }
 
 /// The largest manifest a table may have, in bytes: room for hundreds of thousands
@@ -119,11 +137,61 @@ impl Table {
         if let Some(files) = self.columns[k].get() {
             return Ok(files);
         }
-        let files = self.map_column(k)?;
+        let files = self.map_column(k, true)?;
         Ok(self.columns[k].get_or_init(|| files))
     }
 
-    fn map_column(&self, k: usize) -> Result<ColumnFiles, TableError> {
+    // ANCHOR: to_scan
+    /// Column `k`'s files for a scan that reads every row of its `values` file: as
+    /// [`Table::column`] when an earlier query checked them; else mapped with every
+    /// size and every other file's checksum checked, and the `values` file's check
+    /// ([`Running`]) handed to the scan, which takes it as it reads and then gives
+    /// the files back to the table with [`Table::checked`].
+    ///
+    /// # Errors
+    /// As [`Table::open`].
+    pub(crate) fn column_to_scan(&self, k: usize) -> Result<ToScan<'_>, TableError> {
+        if let Some(files) = self.columns[k].get() {
+            return Ok(ToScan::Checked(files));
+        }
+        let files = self.map_column(k, false)?;
+        let check = Running::new(self.ids_under(k));
+        Ok(ToScan::Unchecked(files, check))
+    }
+
+    /// Ends the scan's check of column `k`'s `values` file, `check` the pieces of
+    /// every range joined in file order, and keeps the files for the next query.
+    ///
+    /// # Errors
+    /// [`TableError::NotATable`] as [`Table::open`]: the file's checksum is not the
+    /// manifest's, or a symbol id lies past its bound; the scan's answer is then
+    /// not to be given.
+    pub(crate) fn checked(
+        &self,
+        k: usize,
+        files: ColumnFiles,
+        check: Running,
+    ) -> Result<(), TableError> {
+        let path = column_file(&self.dir, k, "values");
+        check.finish(&self.dir, &self.manifest, &path)?;
+        let _ = self.columns[k].set(files);
+        Ok(())
+    }
+    // ANCHOR_END: to_scan
+
+    /// The bound of column `k`'s words when they are symbol ids, which index the
+    /// query's arrays and the symbol file.
+    fn ids_under(&self, k: usize) -> Option<Under> {
+        (self.manifest.columns[k].ty == ColumnType::String).then_some(Under {
+            width: 4,
+            bound: u64::from(self.manifest.columns[k].id_bound),
+            what: "a symbol id",
+        })
+    }
+
+    /// Column `k`'s files, mapped, each checked as [`map_exact`] does, but the
+    /// `values` file only for its size unless `check_values`.
+    fn map_column(&self, k: usize, check_values: bool) -> Result<ColumnFiles, TableError> {
         let ty = self.manifest.columns[k].ty;
         let rows = self.manifest.rows;
         let file = |part| column_file(&self.dir, k, part);
@@ -136,19 +204,18 @@ impl Table {
             _ => 0,
         };
         let width = ty.values_width(text_bytes);
-        // A string column's ids index the query's arrays and the symbol file.
-        let ids = (ty == ColumnType::String).then_some(Under {
-            width: 4,
-            bound: u64::from(self.manifest.columns[k].id_bound),
-            what: "a symbol id",
-        });
-        let values = map_exact(
-            &self.dir,
-            &self.manifest,
-            &file("values"),
-            rows * width as u64,
-            ids,
-        )?;
+        let len = rows * width as u64;
+        let values = if check_values {
+            map_exact(
+                &self.dir,
+                &self.manifest,
+                &file("values"),
+                len,
+                self.ids_under(k),
+            )?
+        } else {
+            map_sized(&self.dir, &file("values"), len)?
+        };
         let valid = ty
             .has_validity()
             .then(|| {
