@@ -11,10 +11,17 @@ use crate::exact::{Number, fixed_to_f64};
 /// sum's scale, `10^18`, and a mean's for fewer than about 18 million values) one
 /// division gives those bits: `a` shifted left first, so that the quotient of the
 /// shifted `a` has 64 bits or more; a larger `q` takes long division, a bit a step.
+/// First, when `a` and `q` are exact `f64`s once divided by 10^12, as most sums of
+/// plain decimals and their scale are, one `f64` division (`exact_operands`).
 pub fn ratio_to_f64(a: u128, q: u128) -> f64 {
     if a == 0 {
         return 0.0;
     }
+    exact_operands(a, q).unwrap_or_else(|| long_ratio(a, q))
+}
+
+/// [`ratio_to_f64`] by long division, for `0 < a` and `0 < q < 2^126`.
+fn long_ratio(a: u128, q: u128) -> f64 {
     let bits = |x: u128| 128 - x.leading_zeros() as i32;
     let shift = if q >> 64 == 0 {
         (64 + bits(q) - bits(a)).clamp(0, a.leading_zeros() as i32)
@@ -36,6 +43,45 @@ pub fn ratio_to_f64(a: u128, q: u128) -> f64 {
     let up = rest > half || (rest == half && (r != 0 || kept & 1 == 1));
     // At most 2^53: exact as an f64, and so is the scaling by a power of two.
     (kept + u128::from(up)) as f64 * 2f64.powi(e + shift as i32)
+}
+
+/// `a / q` by one `f64` division, when both are exact `f64`s (under 2^53) once each is
+/// divided by 10^12, which a plain decimal of up to six digits after the point and
+/// its scale, 10^18, both are multiples of: IEEE division then rounds the exact
+/// quotient once, correctly (Clinger's fast path, "How to Read Floating Point Numbers
+/// Accurately", PLDI 1990). `None` for any other pair.
+fn exact_operands(a: u128, q: u128) -> Option<f64> {
+    let (a, q) = match (tera_fold(a), tera_fold(q)) {
+        (Some(a), Some(q)) => (a, q),
+        _ => (a, q),
+    };
+    (a < 1 << 53 && q < 1 << 53).then(|| a as f64 / q as f64)
+}
+
+/// `x / 10^12` when `x` is a multiple of 10^12 = 2^12 x 5^12, found without a
+/// division of `u128`s: `x mod 5^12` from the two halves of `x` (`HI` is 2^64
+/// modulo 5^12, so `x = hi x HI + lo` modulo 5^12), and the quotient by the inverse
+/// of 5^12 modulo 2^128, exact since 5^12 divides `x / 2^12`.
+fn tera_fold(x: u128) -> Option<u128> {
+    const P: u64 = 244_140_625; // 5^12
+    const HI: u64 = ((1u128 << 64) % P as u128) as u64;
+    const INVERSE: u128 = inverse_mod_2_128(P as u128);
+    let (hi, lo) = ((x >> 64) as u64, x as u64);
+    // Each term under 2^28 x 2^28 + 2^28: no overflow of a u64.
+    let rem = ((hi % P) * HI + lo % P) % P;
+    (x.trailing_zeros() >= 12 && rem == 0).then(|| (x >> 12).wrapping_mul(INVERSE))
+}
+
+/// The inverse of the odd `p` modulo 2^128, by Newton's iteration: each step doubles
+/// the bits that are right, from the 3 that `p` itself gets right (`p x p = 1` modulo 8).
+const fn inverse_mod_2_128(p: u128) -> u128 {
+    let mut x = p;
+    let mut i = 0;
+    while i < 6 {
+        x = x.wrapping_mul(2u128.wrapping_sub(p.wrapping_mul(x)));
+        i += 1;
+    }
+    x
 }
 
 /// A group's smallest and largest value, exact: plain decimals compared as integers,
@@ -149,6 +195,37 @@ mod tests {
         let mut neg = ExactSum::default();
         neg.add(parse_number(b"-1").unwrap().unwrap());
         assert_eq!(neg.mean(3), -1.0 / 3.0);
+    }
+
+    /// The fast path against the long division it skips, on multiples of 10^12 of
+    /// every size around 2^53 and on the means of such sums.
+    #[test]
+    fn the_fast_path_rounds_as_the_long_division() {
+        let slow = long_ratio;
+        let tera = 1_000_000_000_000u128;
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for bits in 1..=60 {
+            for _ in 0..300 {
+                let m = (u128::from(next()) >> (64 - bits)).max(1);
+                for n in [1u128, 3, 7, 1000, 999_983] {
+                    let (a, q) = (m * tera, n * 10u128.pow(18));
+                    assert_eq!(ratio_to_f64(a, q), slow(a, q), "{a}/{q}");
+                    let a = a + 1; // not a multiple: the long division
+                    assert_eq!(ratio_to_f64(a, q), slow(a, q), "{a}/{q}");
+                }
+            }
+        }
+        assert_eq!(tera_fold(5 * tera), Some(5));
+        assert_eq!(tera_fold(u128::MAX / tera * tera), Some(u128::MAX / tera));
+        assert_eq!(tera_fold(tera / 2), None);
+        assert_eq!(tera_fold(tera * 5 + 4096), None);
+        assert_eq!(inverse_mod_2_128(244_140_625).wrapping_mul(244_140_625), 1);
     }
 
     #[test]
