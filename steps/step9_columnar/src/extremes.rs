@@ -51,10 +51,7 @@ fn long_ratio(a: u128, q: u128) -> f64 {
 /// quotient once, correctly (Clinger's fast path, "How to Read Floating Point Numbers
 /// Accurately", PLDI 1990). `None` for any other pair.
 fn exact_operands(a: u128, q: u128) -> Option<f64> {
-    let (a, q) = match (tera_fold(a), tera_fold(q)) {
-        (Some(a), Some(q)) => (a, q),
-        _ => (a, q),
-    };
+    let (a, q) = tera_fold(a).zip(tera_fold(q)).unwrap_or((a, q));
     (a < 1 << 53 && q < 1 << 53).then(|| a as f64 / q as f64)
 }
 

@@ -2,8 +2,8 @@
 //! CRC-32 the manifest's, and, for the words that index arrays (a string column's
 //! symbol ids, an index's row numbers), each under its bound, all in one pass over
 //! the bytes on every core, the first time the file is mapped (`map_exact`); or
-//! the same check taken piece by piece by a scan that reads the whole file anyway
-//! (`Running`).
+//! the same check (`Running`) taken piece by piece by a scan that reads the whole
+//! file anyway.
 
 use std::fs::File;
 use std::path::Path;
@@ -37,107 +37,35 @@ pub(crate) fn map_exact(
     under: Option<Under>,
 ) -> Result<Mmap, TableError> {
     let map = map_sized(dir, path, len)?;
-    let (crc, all_under) = parallel_checksum(&map, under);
-    check(dir, manifest, path, crc, under.filter(|_| !all_under))?;
+    parallel_checksum(&map, under).finish(dir, manifest, path)?;
     Ok(map)
 }
 
-/// Whether the file at `path`, whose CRC-32 is `crc`, is the one `manifest` names:
-/// its checksum the manifest's; and `past`, the bound some of its words were found
-/// past (`None` when all lie under it), refused after the checksum, so that a
-/// damaged file is called damaged.
-fn check(
-    dir: &Path,
-    manifest: &Manifest,
-    path: &Path,
-    crc: u32,
-    past: Option<Under>,
-) -> Result<(), TableError> {
-    let name = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or_default();
-    let Some(&expected) = manifest.checksums.get(name) else {
-        return Err(TableError::NotATable(
-            dir.into(),
-            format!("the manifest has no checksum of {name}"),
-        ));
-    };
-    if crc != expected {
-        return Err(TableError::NotATable(
-            dir.into(),
-            format!(
-                "{name} does not match its checksum in the manifest: it was changed, \
-                 damaged or copied from another table after the load"
-            ),
-        ));
-    }
-    if let Some(under) = past {
-        return Err(TableError::NotATable(
-            dir.into(),
-            format!(
-                "{name} holds {} past the bound {} (a table written with its \
-                 checksums, but not by a load)",
-                under.what, under.bound
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// The CRC-32 of `bytes`, its blocks of 4 MiB summed on rayon's threads and the
-/// sums joined in order (`crc32fast`'s `combine`); and whether every word lies
-/// `under` its bound, each 64 KiB piece's words read right after its CRC, from the
-/// core's cache rather than from memory.
-fn parallel_checksum(bytes: &[u8], under: Option<Under>) -> (u32, bool) {
+/// The check of all of `bytes` ([`Running`]), its blocks of 4 MiB checked on rayon's
+/// threads, 64 KiB at a time (each piece's words read right after its CRC, from the
+/// core's cache rather than from memory), and the blocks' checks joined in order.
+fn parallel_checksum(bytes: &[u8], under: Option<Under>) -> Running {
     use rayon::prelude::*;
-    let (crc, all_under) = bytes
+    bytes
         .par_chunks(1 << 22)
         .map(|block| {
-            let mut crc = crc32fast::Hasher::new();
-            let mut all_under = true;
+            let mut check = Running::new(under);
             for piece in block.chunks(1 << 16) {
-                crc.update(piece);
-                if let Some(under) = under {
-                    all_under &= largest_word(piece, under.width) < under.bound;
-                }
+                check.piece(piece);
             }
-            (crc, all_under)
+            check
         })
-        .reduce(
-            || (crc32fast::Hasher::new(), true),
-            |(mut a, a_under), (b, b_under)| {
-                a.combine(&b);
-                (a, a_under && b_under)
-            },
-        );
-    (crc.finalize(), all_under)
-}
-
-/// The largest little-endian word of `width` bytes (4 or 8) in `bytes`, 0 for none;
-/// a fold the compiler turns into SIMD maxima.
-fn largest_word(bytes: &[u8], width: usize) -> u64 {
-    match width {
-        4 => bytes
-            .chunks_exact(4)
-            .map(|w| u32::from_le_bytes(w.try_into().expect("4")))
-            .fold(0, u32::max)
-            .into(),
-        _ => bytes
-            .chunks_exact(8)
-            .map(|w| u64::from_le_bytes(w.try_into().expect("8")))
-            .fold(0, u64::max),
-    }
+        .reduce(|| Running::new(under), |a, b| a.join(&b))
 }
 // ANCHOR_END: map_exact
 
 // ANCHOR: running
-/// The check of [`map_exact`], taken by a scan as it reads a file instead of in a
-/// pass of its own: the scan hands each piece to [`Running::piece`] before it reads
-/// the piece's words, in file order within a range of rows, and the ranges' checks
-/// are joined in file order ([`Running::join`]) and held to the manifest at the end
-/// ([`Running::finish`]). The bytes then come from memory once, not twice; an answer
-/// computed from a file that fails is not given.
+/// The check of a file's bytes, taken a piece at a time in file order: its CRC-32,
+/// and whether each word lies under its bound. [`map_exact`] takes it in a pass of
+/// its own; a scan that reads the whole file anyway takes it as it reads, handing
+/// each piece to [`Running::piece`] before it reads the piece's words, and joining
+/// its ranges' checks in file order ([`Running::join`]). The bytes then come from
+/// memory once, not twice; an answer computed from a file that fails is not given.
 #[derive(Clone)]
 pub(crate) struct Running {
     crc: crc32fast::Hasher,
@@ -166,21 +94,67 @@ impl Running {
         under
     }
 
-    /// This check followed by `next`'s, the bytes that come after in the file.
+    /// This check followed by `next`'s, the bytes that come after in the file
+    /// (`crc32fast`'s `combine`).
     pub fn join(mut self, next: &Running) -> Running {
         self.crc.combine(&next.crc);
         self.all_under &= next.all_under;
         self
     }
 
-    /// As [`map_exact`] ends: whether the whole file, every piece joined, is the
-    /// one `manifest` names for `path` and all its words lie under their bound.
+    /// Whether the whole file at `path`, every piece joined, is the one `manifest`
+    /// names: its CRC-32 the manifest's, and then every word under its bound (a
+    /// damaged file is called damaged, not out of bounds).
     ///
     /// # Errors
-    /// [`TableError::NotATable`], as [`map_exact`].
+    /// [`TableError::NotATable`], naming the file and what is wrong.
     pub fn finish(self, dir: &Path, manifest: &Manifest, path: &Path) -> Result<(), TableError> {
-        let past = self.under.filter(|_| !self.all_under);
-        check(dir, manifest, path, self.crc.finalize(), past)
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        let Some(&expected) = manifest.checksums.get(name) else {
+            return Err(TableError::NotATable(
+                dir.into(),
+                format!("the manifest has no checksum of {name}"),
+            ));
+        };
+        if self.crc.finalize() != expected {
+            return Err(TableError::NotATable(
+                dir.into(),
+                format!(
+                    "{name} does not match its checksum in the manifest: it was changed, \
+                     damaged or copied from another table after the load"
+                ),
+            ));
+        }
+        if let (Some(under), false) = (self.under, self.all_under) {
+            return Err(TableError::NotATable(
+                dir.into(),
+                format!(
+                    "{name} holds {} past the bound {} (a table written with its \
+                     checksums, but not by a load)",
+                    under.what, under.bound
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The largest little-endian word of `width` bytes (4 or 8) in `bytes`, 0 for none;
+/// a fold the compiler turns into SIMD maxima.
+fn largest_word(bytes: &[u8], width: usize) -> u64 {
+    match width {
+        4 => bytes
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes(w.try_into().expect("4")))
+            .fold(0, u32::max)
+            .into(),
+        _ => bytes
+            .chunks_exact(8)
+            .map(|w| u64::from_le_bytes(w.try_into().expect("8")))
+            .fold(0, u64::max),
     }
 }
 // ANCHOR_END: running
