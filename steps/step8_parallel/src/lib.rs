@@ -57,6 +57,7 @@ pub mod merge;
 pub mod parallel;
 pub mod project;
 pub mod query;
+pub mod scatter;
 pub mod step1_query;
 pub mod table;
 pub mod value;

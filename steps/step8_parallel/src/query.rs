@@ -12,6 +12,7 @@ use crate::Record;
 use crate::exact::{Number, parse_number};
 use crate::lanes16::parse_simd_fixed;
 use crate::project::{Row, raw_cooked};
+use crate::scatter::Scattered;
 use crate::table::{GroupBy, Winner};
 
 /// Which columns the query groups by and sums: the harness's, as every query step's.
@@ -58,6 +59,9 @@ pub struct Aggregator<'q, T = Winner> {
     /// Records added, the header included: errors count records from here.
     pub(crate) records: u64,
     pub(crate) table: T,
+    /// The rows set aside instead of added, once the table no longer pays
+    /// ([`crate::scatter`]).
+    pub(crate) scattered: Option<Scattered>,
 }
 
 impl<'q, T: GroupBy> Aggregator<'q, T> {
@@ -68,6 +72,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             columns: None,
             records: 0,
             table: T::default(),
+            scattered: None,
         }
     }
 
@@ -182,9 +187,13 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             && let Some(number) = parse_simd_fixed(input, value_start, value_end)
         {
             self.records += 1;
-            self.table
-                .entry_at(input, key_start, key_end)
-                .add(Some(Number::Fixed(number)));
+            match &mut self.scattered {
+                None => self
+                    .table
+                    .entry_at(input, key_start, key_end)
+                    .add(Some(Number::Fixed(number))),
+                Some(rows) => rows.push(input, key_start, key_end, number),
+            }
             return Ok(());
         }
         self.add_row_slow(input, row)

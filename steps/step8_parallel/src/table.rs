@@ -12,7 +12,7 @@
 //! Each thread has a table of its own, merged at the end ([`GroupBy::merge`]), and
 //! the accumulator sums exactly ([`crate::exact`]).
 
-use harness::query::{Group, Groups};
+use harness::query::{Group, Groups, GroupsBuilder};
 
 use crate::exact::{ExactSum, Number};
 use crate::extremes::MinMax;
@@ -135,6 +135,12 @@ impl Acc {
 }
 // ANCHOR_END: acc
 
+/// The partition, of `2^bits`, of a key of hash `hash` ([`GroupTable::partitions`]).
+#[inline(always)]
+pub(crate) fn partition_of(hash: u64, bits: u32) -> usize {
+    ((hash >> 32) & ((1 << bits) - 1)) as usize
+}
+
 /// A group's key: its words, and where its bytes lie in the table's key arena.
 #[derive(Clone, Copy, Debug)]
 struct Head {
@@ -175,6 +181,20 @@ impl GroupTable {
             accs: Vec::new(),
             keys: Vec::new(),
         }
+    }
+
+    /// Empties the table and makes room for `groups` groups without growing, keeping
+    /// the memory it has: a worker that merges one partition after another then asks
+    /// the allocator (and the kernel, for zeroed pages) for nothing new.
+    pub fn reset(&mut self, groups: usize) {
+        self.slots.clear();
+        self.slots
+            .resize((4 * groups + 1).next_power_of_two(), (0, 0));
+        self.heads.clear();
+        self.accs.clear();
+        self.keys.clear();
+        self.heads.reserve(groups);
+        self.accs.reserve(groups);
     }
 
     /// Groups in the table.
@@ -297,10 +317,9 @@ impl GroupTable {
     /// its low 32, the tag.
     pub(crate) fn partitions(&self, bits: u32) -> Vec<Vec<u32>> {
         let mut parts = vec![Vec::new(); 1 << bits];
-        let mask = (1u64 << bits) - 1;
         for (group, head) in self.heads.iter().enumerate() {
             let hash = head.key.hash(&self.keys[head.start..][..head.key.len]);
-            parts[((hash >> 32) & mask) as usize].push(group as u32);
+            parts[partition_of(hash, bits)].push(group as u32);
         }
         parts
     }
@@ -322,11 +341,16 @@ impl GroupTable {
     /// The answer, in key order: the groups in the order they were first seen,
     /// sorted once by the builder, with no allocation per group.
     pub fn to_groups(&self) -> Groups {
+        self.to_builder().finish()
+    }
+
+    /// Every group, in the order they were first seen, in a builder sized for them.
+    pub fn to_builder(&self) -> GroupsBuilder {
         let mut groups = Groups::builder(self.len(), self.keys.len());
         for (key, acc) in self.iter() {
             groups.push(key, acc.group());
         }
-        groups.finish()
+        groups
     }
 }
 

@@ -107,6 +107,54 @@ fn the_projected_walk_gives_step_1_s_answer() {
     }
 }
 
+/// Far more distinct keys than a thread's table keeps before it sets its rows aside
+/// by partition ([`step8::scatter`]), so that most rows are merged from there: the
+/// answer of step 1's parser, whose one table takes every row, on every thread
+/// count and chunk size. Keys of 1 to 40 bytes, long ones sharing their first 16;
+/// the same key plain (set aside) and quoted or with a NULL value (both of which the
+/// table takes); every aggregate; and a short key as the input's last bytes.
+#[test]
+fn many_keys_set_aside_by_partition_give_step_1_s_answer() {
+    let keys = 3 * step8::scatter::SCATTER_FROM;
+    let key = |i: usize| match i % 3 {
+        0 => format!("{i}"),
+        1 => format!("the-same-sixteen-{i:08}"),
+        _ => format!("k{i:0width$}", width = i % 40),
+    };
+    let mut csv = String::from("k,v\n");
+    for round in 0..3 {
+        for i in (0..keys).filter(|i| i % (round + 1) == 0) {
+            let k = key(i);
+            let row = match (round, i % 7) {
+                (1, 0) => format!("\"{k}\",{i}.25\n"),
+                (1, 1) => format!("{k},\n"),
+                (_, r) => format!("{k},{}{}.{r}\n", ["", "-"][i % 2], i % 1000),
+            };
+            csv.push_str(&row);
+        }
+    }
+    csv.push_str(&format!("{},1.5", key(3))); // a repeated short key, no terminator
+    let query = Query {
+        group_by: "k",
+        sum: "v",
+        ..Query::default()
+    };
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(format!("many-keys-{}.csv", std::process::id()));
+    std::fs::write(&path, &csv).unwrap();
+    let expected = step1_query::run(&path, query).unwrap();
+    std::fs::remove_file(path).unwrap();
+    assert_eq!(expected.len(), keys);
+    for (threads, chunk) in [(1, 0), (1, 4096), (2, 0), (2, 65_536), (3, 4099), (8, 0)] {
+        let got = query::run_split(csv.as_bytes(), query, Split { threads, chunk }).unwrap();
+        assert!(
+            got == expected,
+            "{threads} threads, chunks of {chunk}: {} groups",
+            got.len()
+        );
+    }
+}
+
 /// An unterminated quote that opens in a field past the ones the query reads (the
 /// walk only counts those fields' delimiters) is named at its opening quote, on every
 /// split.

@@ -59,6 +59,7 @@ pub mod merge;
 pub mod parallel;
 pub mod project;
 pub mod query;
+pub mod scatter;
 pub mod table;
 pub mod value;
 

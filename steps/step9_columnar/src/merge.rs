@@ -17,9 +17,11 @@
 //! answer:          every partition's groups, sorted by key
 //! ```
 
-use harness::query::Groups;
+use harness::query::{Groups, GroupsBuilder};
 
 use crate::chunks::map_chunks;
+use crate::exact::Number;
+use crate::scatter::Scattered;
 use crate::table::{GroupBy, GroupTable};
 
 /// Fewer groups than this in all tables: merged on one thread, where the partitions'
@@ -30,56 +32,64 @@ const ON_EVERY_CORE_FROM: usize = 1 << 14;
 /// partition does not leave the other workers idle.
 const PARTS_PER_WORKER: usize = 8;
 
+/// Groups a partition holds at most, where there are enough of them: a partition's
+/// table is then small enough to stay in the core's own cache while it is merged.
+const PART_GROUPS: usize = 1 << 13;
+
 // ANCHOR: merge
 /// The answer of `tables`, the tables of the threads that aggregated the chunks,
-/// merged on `threads` workers.
-pub fn merge(mut tables: Vec<GroupTable>, threads: usize) -> Groups {
+/// and of `scattered`, the rows they set aside ([`crate::scatter`]), whose keys lie
+/// in `input`, merged on `threads` workers.
+pub fn merge(
+    mut tables: Vec<GroupTable>,
+    scattered: Vec<Scattered>,
+    input: &[u8],
+    threads: usize,
+) -> Groups {
     tables.retain(|t| !t.is_empty());
+    let scattered: Vec<Scattered> = scattered.into_iter().filter(|s| !s.is_empty()).collect();
     let groups: usize = tables.iter().map(GroupTable::len).sum();
-    if threads <= 1 || tables.len() <= 1 || groups < ON_EVERY_CORE_FROM {
-        // Into the largest table: its groups need no second lookup.
-        tables.sort_by_key(|t| std::cmp::Reverse(t.len()));
-        let mut tables = tables.into_iter();
-        let mut merged = tables.next().unwrap_or_default();
-        for table in tables {
-            merged.merge(table);
+    let bits = match scattered.first() {
+        Some(rows) => rows.bits(), // the partitions the rows are already in
+        None if threads <= 1 || tables.len() <= 1 || groups < ON_EVERY_CORE_FROM => {
+            // Into the largest table: its groups need no second lookup.
+            tables.sort_by_key(|t| std::cmp::Reverse(t.len()));
+            let mut tables = tables.into_iter();
+            let mut merged = tables.next().unwrap_or_default();
+            for table in tables {
+                merged.merge(table);
+            }
+            return merged.to_groups();
         }
-        return merged.to_groups();
-    }
-    let bits = (threads * PARTS_PER_WORKER)
-        .next_power_of_two()
-        .trailing_zeros();
+        None => (threads * PARTS_PER_WORKER)
+            .max(groups / PART_GROUPS)
+            .next_power_of_two()
+            .trailing_zeros()
+            .min(16),
+    };
     let (partitions, _) = map_chunks(
         threads,
         tables.len(),
         || (),
         |_, t| tables[t].partitions(bits),
     );
-    let (parts, _) = map_chunks(
-        threads,
-        1 << bits,
-        || (),
-        |_, p| {
-            let size: usize = partitions.iter().map(|parts| parts[p].len()).sum();
-            let mut merged = GroupTable::with_slots(4 * size);
-            for (table, parts) in tables.iter().zip(&partitions) {
-                for &group in &parts[p] {
-                    let (key, acc) = table.group(group);
-                    merged.entry(key).merge(acc);
-                }
+    let (parts, _) = map_chunks(threads, 1 << bits, GroupTable::default, |merged, p| {
+        let size: usize = partitions.iter().map(|parts| parts[p].len()).sum();
+        let rows: usize = scattered.iter().map(|s| s.part(p).len()).sum();
+        merged.reset(size + rows);
+        for (table, parts) in tables.iter().zip(&partitions) {
+            for &group in &parts[p] {
+                let (key, acc) = table.group(group);
+                merged.entry(key).merge(acc);
             }
-            let mut part = Groups::builder(merged.len(), 0);
-            for (key, acc) in merged.iter() {
-                part.push(key, acc.group());
-            }
-            part
-        },
-    );
-    let mut answer = Groups::builder(groups, 0);
-    for part in parts {
-        answer.append(part);
-    }
-    answer.finish_parallel()
+        }
+        for row in scattered.iter().flat_map(|s| s.part(p)) {
+            let value = Number::Fixed(row.value);
+            merged.entry(row.key(input)).add(Some(value));
+        }
+        merged.to_builder()
+    });
+    GroupsBuilder::concat(parts).finish_parallel()
 }
 // ANCHOR_END: merge
 
@@ -108,11 +118,11 @@ mod tests {
                     })
                     .collect::<Vec<_>>()
             };
-            let one = merge(tables(), 1);
+            let one = merge(tables(), Vec::new(), &[], 1);
             assert_eq!(one.len(), keys, "{keys}");
             for threads in [2, 3, 8] {
                 assert_eq!(
-                    merge(tables(), threads),
+                    merge(tables(), Vec::new(), &[], threads),
                     one,
                     "{keys} keys, {threads} threads"
                 );
@@ -121,6 +131,43 @@ mod tests {
             assert_eq!((one[b"key-2"].count, one[b"key-2"].sum), (2, Some(3.0)));
             assert_eq!((one[b"key-1"].count, one[b"key-1"].sum), (1, Some(1.5)));
         }
-        assert!(merge(Vec::new(), 2).is_empty());
+        assert!(merge(Vec::new(), Vec::new(), &[], 2).is_empty());
+    }
+
+    /// Rows set aside by partition ([`Scattered`]) merge as if their threads' tables
+    /// had added them: short keys, a key past 16 bytes (read back from the input), a
+    /// key that a table holds too, and one at the input's very end.
+    #[test]
+    fn rows_set_aside_merge_as_if_added_in_place() {
+        let input =
+            b"k1,k2,the-same-sixteen-bytes-and-more,k2,k1,the-same-sixteen-bytes-but-other,z";
+        let mut spans = Vec::new();
+        let mut start = 0;
+        for field in input.split(|&b| b == b',') {
+            spans.push((start, start + field.len()));
+            start += field.len() + 1;
+        }
+        let fixed = |v: i128| Some(Number::Fixed(v));
+        let table = || {
+            let mut table = GroupTable::default();
+            table.entry(b"k2").add(fixed(7));
+            table.entry(b"other").add(None);
+            table
+        };
+        let mut whole = table();
+        let (mut one, mut two) = (Scattered::new(3), Scattered::new(3));
+        for (i, &(start, end)) in spans.iter().enumerate() {
+            let value = 10 * i as i128 - 25;
+            whole.entry(&input[start..end]).add(fixed(value));
+            let rows = if i % 2 == 0 { &mut one } else { &mut two };
+            rows.push(input, start, end, value);
+        }
+        let expected = whole.to_groups();
+        assert_eq!(expected.len(), 6);
+        for threads in [1, 2, 3] {
+            let tables = vec![table(), GroupTable::default()];
+            let got = merge(tables, vec![one.clone(), two.clone()], input, threads);
+            assert_eq!(got, expected, "{threads} threads");
+        }
     }
 }

@@ -8,6 +8,7 @@ use harness::spec::dialect::bom_len;
 use crate::chunks::{self, Plan};
 use crate::machine::State;
 use crate::query::{Aggregator, Query};
+use crate::scatter::{self, Scattered};
 use crate::table::{GroupBy, Winner};
 use crate::{Parser, Record, Tier};
 
@@ -91,6 +92,7 @@ pub fn run_plan(
         return header.finish(); // the input ended with its first record
     };
     let (key, value, _) = header.columns.expect("the first record was read");
+    let bits = scatter::bits(input.len(), threads);
     let parts = chunks::map_chunks(
         threads,
         plan.parts.len(),
@@ -103,6 +105,7 @@ pub fn run_plan(
             }
             let mut failure = None;
             aggregator.records = 0; // errors name records counted from `from`
+            let groups = aggregator.table.len();
             let parsed = if tier == Tier::Scalar {
                 // No bitmaps to walk: the state machine's records, every field.
                 parser.records_between(tier, input, from, part.stop, |r| {
@@ -122,6 +125,12 @@ pub fn run_plan(
                     }
                 })
             };
+            let table = &aggregator.table;
+            if aggregator.scattered.is_none()
+                && Scattered::pays(table.len(), table.len() - groups, aggregator.records)
+            {
+                aggregator.scattered = Some(Scattered::new(bits));
+            }
             (
                 parser.produced(),
                 failure.or(parsed.err().map(QueryError::Parse)),
@@ -137,10 +146,12 @@ pub fn run_plan(
     }
     // The first record's own table (empty, unless `--no-header` made it data) and
     // each worker's, merged on every core (`merge`).
-    let tables = std::iter::once(header.table)
-        .chain(parts.1.into_iter().map(|(_, aggregator)| aggregator.table))
-        .collect();
-    let groups = crate::merge::merge(tables, threads);
+    let (tables, scattered) = std::iter::once(header)
+        .chain(parts.1.into_iter().map(|(_, aggregator)| aggregator))
+        .map(|aggregator| (aggregator.table, aggregator.scattered))
+        .unzip::<_, _, Vec<_>, Vec<_>>();
+    let scattered = scattered.into_iter().flatten().collect();
+    let groups = crate::merge::merge(tables, scattered, input, threads);
     // An infinite sum is an exact sum past f64's range: an error, not `inf`.
     groups.check_exact_sums(query.sum)?;
     Ok(groups)

@@ -1,0 +1,145 @@
+//! Rows set aside by partition, for the groups that are too many to add up where
+//! they arrive.
+//!
+//! A thread's table pays off when its keys repeat: each row then finds its group in
+//! a table small enough to stay in the core's cache. With a million distinct keys a
+//! table holds a million groups, far past the cache, and each row misses three times
+//! (its slot, its key, its accumulator); the merge then does it all again, because
+//! every group of one thread's table is a new group to the other's. So once a
+//! thread's table has grown large and its last chunk still brought mostly new keys,
+//! the thread stops adding rows to it: each further row's key (where it lies in the
+//! input) and value go to the end of its partition's list, chosen by bits of the
+//! key's hash, which is writing in order, with no miss. The merge then adds each
+//! partition's rows into a table of that partition alone, small enough to stay in
+//! the cache ([`crate::merge`]).
+//!
+//! This is the adaptive pre-aggregation of DuckDB's parallel hash aggregate
+//! (Mühleisen and Raasveldt, "Parallel Grouped Aggregation in DuckDB", 2022: a
+//! thread-local table that is not reducing its rows is given up for radix-partitioned
+//! data), and the radix partitioning of a join's input that keeps each partition in
+//! the cache (Manegold, Boncz and Kersten, "Optimizing Main-Memory Join on Modern
+//! Hardware", 2002).
+
+use crate::key_words::KeyWords;
+use crate::table::partition_of;
+
+/// Groups a thread's table holds before it may give up adding rows in place.
+pub const SCATTER_FROM: usize = 1 << 14;
+
+/// Input bytes a partition is cut for: a partition's rows and groups, from about this
+/// much input, then fit in a core's own cache.
+const PART_INPUT: usize = 1 << 18;
+
+/// Partitions of at most this many, `2^bits`: more would write to more places at
+/// once than the core keeps open lines and pages for.
+const MOST_BITS: u32 = 10;
+
+/// The partitions of an `input_len`-byte input on `threads` threads, as `bits`:
+/// a partition for each 256 KiB of input, at least eight a thread, at most 1,024.
+pub fn bits(input_len: usize, threads: usize) -> u32 {
+    (input_len / PART_INPUT)
+        .max(8 * threads)
+        .next_power_of_two()
+        .trailing_zeros()
+        .min(MOST_BITS)
+}
+
+/// A row set aside: its key, the first 16 bytes copied (so that the merge reads a
+/// short key here, in order, and not at random in the input), and its value (a plain
+/// decimal in the exact fixed point, [`crate::exact::Number::Fixed`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Parked {
+    /// The key's first bytes, as many as [`Parked::SHORT`]; the bytes past the key
+    /// are whatever followed it in the input.
+    head: [u8; Parked::SHORT],
+    /// Where the key starts in the input.
+    start: usize,
+    /// The key's length in bytes.
+    len: usize,
+    /// The value, in units of 10^-[`crate::exact::SCALE`].
+    pub value: i128,
+}
+
+impl Parked {
+    /// The longest key kept whole in the row.
+    pub const SHORT: usize = 16;
+
+    /// The key, from the row when it is short, else from `input`.
+    #[inline(always)]
+    pub fn key<'a>(&'a self, input: &'a [u8]) -> &'a [u8] {
+        match self.head.get(..self.len) {
+            Some(key) => key,
+            None => &input[self.start..][..self.len],
+        }
+    }
+}
+
+/// One thread's set-aside rows, in `2^bits` partitions by bits of the key's hash,
+/// the bits by which the merge partitions the groups of the threads' tables.
+#[derive(Clone)]
+pub struct Scattered {
+    bits: u32,
+    parts: Vec<Vec<Parked>>,
+}
+
+impl Scattered {
+    /// No rows yet, in `2^bits` partitions.
+    pub fn new(bits: u32) -> Scattered {
+        Scattered {
+            bits,
+            parts: vec![Vec::new(); 1 << bits],
+        }
+    }
+
+    // ANCHOR: scatter
+    /// Whether a thread whose table has `groups` groups, `new` of them born from the
+    /// `rows` rows of its last chunk, should set aside its further rows: once its
+    /// table is past the cache and at least a quarter of the rows still bring a
+    /// new key.
+    pub fn pays(groups: usize, new: usize, rows: u64) -> bool {
+        groups >= SCATTER_FROM && 4 * new as u64 >= rows
+    }
+
+    /// Sets aside a row whose key is `input[start..end]` and whose value is `value`.
+    #[inline(always)]
+    pub fn push(&mut self, input: &[u8], start: usize, end: usize, value: i128) {
+        let key = &input[start..end];
+        let hash = KeyWords::at(input, start, end).hash(key);
+        let mut head = [0; Parked::SHORT];
+        match input.get(start..start + Parked::SHORT) {
+            Some(bytes) => head.copy_from_slice(bytes), // one 16-byte copy
+            None => {
+                let short = key.len().min(Parked::SHORT); // near the input's end
+                head[..short].copy_from_slice(&key[..short]);
+            }
+        }
+        let row = Parked {
+            head,
+            start,
+            len: key.len(),
+            value,
+        };
+        self.parts[partition_of(hash, self.bits)].push(row);
+    }
+    // ANCHOR_END: scatter
+
+    /// The partitions: `2^bits` of them.
+    pub fn bits(&self) -> u32 {
+        self.bits
+    }
+
+    /// The rows of partition `p`.
+    pub fn part(&self, p: usize) -> &[Parked] {
+        &self.parts[p]
+    }
+
+    /// Rows set aside, in all partitions.
+    pub fn len(&self) -> usize {
+        self.parts.iter().map(Vec::len).sum()
+    }
+
+    /// True when no row was set aside.
+    pub fn is_empty(&self) -> bool {
+        self.parts.iter().all(Vec::is_empty)
+    }
+}
