@@ -8,12 +8,15 @@
 //! the way DuckDB's parallel aggregation splits it (Mühleisen and Raasveldt,
 //! "Parallel Grouped Aggregation in DuckDB", 2022): by bits of the keys' hash, which put a key in the same partition in every table. Each partition is
 //! merged alone, by one worker, into a small table, and turned into its part of the
-//! answer; the parts are sorted into key order once, on every core.
+//! answer; the parts are sorted into key order once, on every core. A thread that
+//! set rows aside ([`crate::scatter`]) set them aside in the same partitions, so each
+//! partition's rows are added into the same small table.
 //!
 //! ```text
 //! thread tables:   T0            T1
 //! partitions:      T0[0..P)      T1[0..P)      (the groups' numbers, by bits of their hash)
-//! worker p:        merge T0[p] and T1[p] into a table, then its groups
+//! rows set aside:  S0[0..P)      S1[0..P)      (by the same bits)
+//! worker p:        merge T0[p] and T1[p], add S0[p] and S1[p], into a table, then its groups
 //! answer:          every partition's groups, sorted by key
 //! ```
 
