@@ -163,7 +163,7 @@ mod tests {
             let value = 10 * i as i128 - 25;
             whole.entry(&input[start..end]).add(fixed(value));
             let rows = if i % 2 == 0 { &mut one } else { &mut two };
-            rows.push(input, start, end, value);
+            rows.push(input, (start, end), value, || false);
         }
         let expected = whole.to_groups();
         assert_eq!(expected.len(), 6);

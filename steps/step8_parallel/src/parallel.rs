@@ -125,11 +125,17 @@ pub fn run_plan(
                     }
                 })
             };
-            let table = &aggregator.table;
-            if aggregator.scattered.is_none()
-                && Scattered::pays(table.len(), table.len() - groups, aggregator.records)
-            {
-                aggregator.scattered = Some(Scattered::new(bits));
+            let (rows, groups, new) = (
+                aggregator.records,
+                aggregator.table.len(),
+                aggregator.table.len() - groups,
+            );
+            match &mut aggregator.scattered {
+                Some(scattered) => scattered.review(groups, new, rows),
+                None if Scattered::pays(groups, new, rows) => {
+                    aggregator.scattered = Some(Scattered::new(bits));
+                }
+                None => {}
             }
             (
                 parser.produced(),

@@ -28,6 +28,8 @@ pub trait GroupBy: Default {
     fn entry_at(&mut self, input: &[u8], start: usize, end: usize) -> &mut Acc {
         self.entry(&input[start..end])
     }
+    /// Whether the key `input[start..end]` has a group, which this does not create.
+    fn contains_at(&self, input: &[u8], start: usize, end: usize) -> bool;
     /// Adds every group of `other` (another thread's table) to this one.
     fn merge(&mut self, other: Self);
     /// The answer, in key order.
@@ -47,6 +49,10 @@ impl GroupBy for Hashbrown {
     #[inline]
     fn entry(&mut self, key: &[u8]) -> &mut Acc {
         self.0.entry_ref(key).or_default() // copies the key only when it is new
+    }
+
+    fn contains_at(&self, input: &[u8], start: usize, end: usize) -> bool {
+        self.0.contains_key(&input[start..end])
     }
 
     fn merge(&mut self, other: Self) {
@@ -73,6 +79,11 @@ impl GroupBy for GroupTable {
     #[inline(always)]
     fn entry_at(&mut self, input: &[u8], start: usize, end: usize) -> &mut Acc {
         GroupTable::entry_at(self, input, start, end)
+    }
+
+    #[inline]
+    fn contains_at(&self, input: &[u8], start: usize, end: usize) -> bool {
+        GroupTable::contains_at(self, input, start, end)
     }
 
     fn merge(&mut self, other: Self) {
@@ -220,6 +231,26 @@ impl GroupTable {
     pub fn entry_at(&mut self, input: &[u8], start: usize, end: usize) -> &mut Acc {
         let group = self.find(KeyWords::at(input, start, end), &input[start..end]);
         &mut self.accs[group]
+    }
+
+    /// Whether the key `input[start..end]` has a group: [`GroupTable::entry_at`]'s
+    /// probe, stopping at an empty slot instead of filling it.
+    pub fn contains_at(&self, input: &[u8], start: usize, end: usize) -> bool {
+        let (words, key) = (KeyWords::at(input, start, end), &input[start..end]);
+        let hash = words.hash(key);
+        let mask = self.slots.len() - 1;
+        let mut i = self.slot_of(hash);
+        loop {
+            match self.slots[i] {
+                (_, 0) => return false,
+                (tag, group)
+                    if tag == hash as u32 && self.holds(group as usize - 1, words, key) =>
+                {
+                    return true;
+                }
+                _ => i = (i + 1) & mask,
+            }
+        }
     }
 
     // ANCHOR: entry

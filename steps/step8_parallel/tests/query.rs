@@ -155,6 +155,38 @@ fn many_keys_set_aside_by_partition_give_step_1_s_answer() {
     }
 }
 
+/// Keys that cycle: a thread's first chunks bring only new keys, so it sets its rows
+/// aside, then finds the keys again in its table and adds to it once more, and sets
+/// rows aside again when a run of new keys comes. Whatever it does when, the answer
+/// is step 1's.
+#[test]
+fn keys_that_come_back_after_rows_were_set_aside_give_step_1_s_answer() {
+    let keys = 2 * step8::scatter::SCATTER_FROM;
+    let cycle = |from: usize, to: usize| (from..to).map(|i| format!("k{i},{}.5\n", i % 97));
+    let mut csv = String::from("k,v\n");
+    let a = cycle(0, keys).collect::<String>();
+    csv += &a;
+    csv += &a;
+    csv.extend(cycle(keys, 2 * keys)); // new keys: setting aside pays again
+    csv.extend(cycle(0, 2 * keys));
+    let query = Query {
+        group_by: "k",
+        sum: "v",
+        ..Query::default()
+    };
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(format!("cycling-keys-{}.csv", std::process::id()));
+    std::fs::write(&path, &csv).unwrap();
+    let expected = step1_query::run(&path, query).unwrap();
+    std::fs::remove_file(path).unwrap();
+    assert_eq!(expected.len(), 2 * keys);
+    let whole = a.len();
+    for (threads, chunk) in [(1, whole), (1, whole / 2), (1, 0), (2, whole / 2), (3, 0)] {
+        let got = query::run_split(csv.as_bytes(), query, Split { threads, chunk }).unwrap();
+        assert!(got == expected, "{threads} threads, chunks of {chunk}");
+    }
+}
+
 /// An unterminated quote that opens in a field past the ones the query reads (the
 /// walk only counts those fields' delimiters) is named at its opening quote, on every
 /// split.

@@ -188,11 +188,15 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         {
             self.records += 1;
             match &mut self.scattered {
-                None => self
+                Some(rows) if rows.is_on() => {
+                    let table = &self.table;
+                    let held = || table.contains_at(input, key_start, key_end);
+                    rows.push(input, (key_start, key_end), number, held);
+                }
+                _ => self
                     .table
                     .entry_at(input, key_start, key_end)
                     .add(Some(Number::Fixed(number))),
-                Some(rows) => rows.push(input, key_start, key_end, number),
             }
             return Ok(());
         }
