@@ -334,9 +334,9 @@ pub const EXERCISES: &[Exercise] = &[
                number) on first sight, with its bytes appended to the one blob and its hash \
                kept for the partitions. Look up with hashbrown's `HashTable`, which stores \
                only the ids.",
-        tests: &["table", "query"],
+        tests: &["round_trip", "query"],
         checks: "the step's unit tests (first-occurrence order whatever the chunks and \
-                 threads), the table tests (load then query against step 8's answer) and the \
+                 threads), the round-trip tests (load then query against step 8's answer) and the \
                  query tests",
         env: &[],
         hints: &[
@@ -356,9 +356,9 @@ pub const EXERCISES: &[Exercise] = &[
                ids in order; a string that is its own first occurrence becomes the next \
                symbol (its bytes appended), any other takes the id of its first occurrence. \
                The table is then the same bytes on any number of threads.",
-        tests: &["table", "query"],
+        tests: &["round_trip", "query"],
         checks: "the step's unit tests (first-occurrence order whatever the chunks and \
-                 threads) and the table tests",
+                 threads) and the round-trip tests",
         env: &[],
         hints: &[
             "first[c][l] is the key (chunk << 32 | local id) of the first string with the same bytes",

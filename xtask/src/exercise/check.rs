@@ -334,7 +334,7 @@ mod tests {
     #[test]
     fn a_check_builds_every_step_and_filters_main_to_its_families() {
         let e = super::super::catalog::find("step9-intern").unwrap();
-        assert_eq!(filters(e).join(" "), "gate:: table:: query::");
+        assert_eq!(filters(e).join(" "), "gate:: round_trip:: query::");
         assert_eq!(
             build_args().join(" "),
             "test --workspace --lib --test main --no-run"

@@ -151,7 +151,7 @@ fn scratch_table() -> PathBuf {
 
 /// Runs `query` over the table at `dir`, loaded from `input`. A table keeps no
 /// lines, so a query error over the table is reported as the CSV query finds it (the
-/// same record, tests/table.rs), with its line.
+/// same record, tests/round_trip.rs), with its line.
 ///
 /// # Errors
 /// As [`Table::open`] and [`crate::splayed::query::run`].
