@@ -20,10 +20,15 @@
 //! compare for nearly every pair, with the keys' bytes read only on a tie). Nothing
 //! is moved into key order: with a million groups, copying every key and group to
 //! its sorted place reads them all at random and writes a second answer, which costs
-//! more than the sort.
+//! more than the sort. For the same reason a step that builds its answer in parts, a
+//! builder per thread or partition, keeps the parts as they are
+//! ([`GroupsBuilder::finish_parts`]): the answer is their segments, and `order` says
+//! which part and which group in it come next.
 
 use std::fmt;
 use std::ops::Index;
+
+use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
 
 use crate::query::answer::{Group, key_text};
 use crate::query::error::QueryError;
@@ -32,11 +37,10 @@ use crate::query::error::QueryError;
 /// on a common prefix: the order of `[u8]`). Keys are distinct.
 #[derive(Clone, Default)]
 pub struct Groups {
-    keys: Vec<u8>,
-    ends: Vec<usize>,
-    groups: Vec<Group>,
-    /// Group numbers (indices of `ends` and `groups`) in key order.
-    order: Vec<usize>,
+    /// The builders the groups were pushed to, each a segment of the answer.
+    parts: Vec<GroupsBuilder>,
+    /// `(part, group number in it)` of each group, in key order.
+    order: Vec<(u32, u32)>,
 }
 
 /// Two answers are equal when they hold the same keys with equal groups, whatever
@@ -73,14 +77,22 @@ impl Groups {
         self.order.is_empty()
     }
 
+    /// The part and the group number in it of the `i`-th group in key order.
+    fn at(&self, i: usize) -> (&GroupsBuilder, usize) {
+        let (part, j) = self.order[i];
+        (&self.parts[part as usize], j as usize)
+    }
+
     /// The key of the `i`-th group in key order.
     fn key(&self, i: usize) -> &[u8] {
-        key_of(&self.keys, &self.ends, self.order[i])
+        let (part, j) = self.at(i);
+        part.key(j)
     }
 
     /// The `i`-th group in key order.
     fn group(&self, i: usize) -> &Group {
-        &self.groups[self.order[i]]
+        let (part, j) = self.at(i);
+        &part.groups[j]
     }
 
     /// The groups with their keys, in key order.
@@ -120,7 +132,10 @@ impl Groups {
             match self.key(mid).cmp(key) {
                 std::cmp::Ordering::Less => low = mid + 1,
                 std::cmp::Ordering::Greater => high = mid,
-                std::cmp::Ordering::Equal => return Some(&mut self.groups[self.order[mid]]),
+                std::cmp::Ordering::Equal => {
+                    let (part, j) = self.order[mid];
+                    return Some(&mut self.parts[part as usize].groups[j as usize]);
+                }
             }
         }
         None
@@ -134,9 +149,15 @@ impl Groups {
     /// [`QueryError::SumOutOfRange`].
     pub fn check_exact_sums(&self, column: &str) -> Result<(), QueryError> {
         let infinite = |g: &Group| g.sum.is_some_and(f64::is_infinite);
-        // The groups in their own order first: with a million groups, key order
-        // would read each of them at random, and nearly every answer has none.
-        if !self.groups.iter().any(infinite) {
+        // The groups in their own order first (the parts of an answer built in parts
+        // on every core): with a million groups, key order would read each of them
+        // at random, and nearly every answer has none.
+        let any = |part: &GroupsBuilder| part.groups.iter().any(infinite);
+        let found = match self.parts.len() {
+            0 | 1 => self.parts.iter().any(any),
+            _ => self.parts.par_iter().any(any),
+        };
+        if !found {
             return Ok(());
         }
         match self.iter().find(|(_, g)| infinite(g)) {
@@ -155,6 +176,7 @@ impl Groups {
 }
 
 /// The groups of a table, in the table's order, then sorted once ([`Groups::builder`]).
+#[derive(Clone, Default)]
 pub struct GroupsBuilder {
     keys: Vec<u8>,
     ends: Vec<usize>,
@@ -178,19 +200,6 @@ impl GroupsBuilder {
         self.groups.extend_from_slice(&other.groups);
     }
 
-    /// The groups of every builder of `parts` (keys distinct across all of them), in
-    /// one builder sized for them all at once, so that nothing is copied twice.
-    pub fn concat(parts: Vec<GroupsBuilder>) -> GroupsBuilder {
-        let mut all = Groups::builder(
-            parts.iter().map(GroupsBuilder::len).sum(),
-            parts.iter().map(|part| part.keys.len()).sum(),
-        );
-        for part in parts {
-            all.append(part);
-        }
-        all
-    }
-
     /// Groups pushed so far.
     pub fn len(&self) -> usize {
         self.groups.len()
@@ -203,71 +212,78 @@ impl GroupsBuilder {
 
     /// The groups in key order. The keys pushed must be distinct.
     pub fn finish(self) -> Groups {
-        let mut order = self.prefixes();
-        order.sort_unstable_by(|a, b| self.compare(a, b));
-        self.checked_ordered(order)
+        Groups::distinct(vec![self], false)
     }
 
-    /// [`GroupsBuilder::finish`], the sort on every core of rayon's pool: for a step
-    /// that runs on every core anyway, when its answer is large.
-    pub fn finish_parallel(self) -> Groups {
-        use rayon::slice::ParallelSliceMut;
-        let mut order = self.prefixes();
-        order.par_sort_unstable_by(|a, b| self.compare(a, b));
-        self.checked_ordered(order)
-    }
-
-    fn checked_ordered(self, order: Vec<(u128, usize)>) -> Groups {
-        debug_assert!(
-            order
-                .windows(2)
-                .all(|w| self.key(w[0].1) != self.key(w[1].1)),
-            "a key was pushed twice"
-        );
-        self.ordered(order.into_iter().map(|(_, i)| i).collect())
-    }
-
-    /// The answer of the groups numbered by `order`, in that order.
-    fn ordered(self, order: Vec<usize>) -> Groups {
-        Groups {
-            keys: self.keys,
-            ends: self.ends,
-            groups: self.groups,
-            order,
-        }
+    /// The groups of every builder of `parts` in key order (keys distinct across all
+    /// of them), sorted on every core of rayon's pool: for a step that builds its
+    /// answer in parts on every core. The parts become the answer's segments as they
+    /// are: no group or key is copied.
+    pub fn finish_parts(parts: Vec<GroupsBuilder>) -> Groups {
+        Groups::distinct(parts, true)
     }
 
     fn key(&self, i: usize) -> &[u8] {
         key_of(&self.keys, &self.ends, i)
     }
 
-    /// Every group's number with its key's first 16 bytes.
-    fn prefixes(&self) -> Vec<(u128, usize)> {
+    /// Every group's key's first 16 bytes, with `part` and the group's number, at the
+    /// end of `order`.
+    fn prefixes(&self, part: u32, order: &mut Vec<Sortable>) {
         let mut start = 0;
-        self.ends
-            .iter()
-            .enumerate()
-            .map(|(i, &end)| {
-                let p = prefix_at(&self.keys, start, end);
-                start = end;
-                (p, i)
-            })
-            .collect()
+        for (j, &end) in self.ends.iter().enumerate() {
+            let j = u32::try_from(j).expect("fewer than 2^32 groups in a part");
+            order.push((prefix_at(&self.keys, start, end), part, j));
+            start = end;
+        }
     }
+}
 
-    /// Key order: the 16-byte prefixes, a tie (a shared prefix) broken by the whole
-    /// keys, then by number.
-    fn compare(&self, a: &(u128, usize), b: &(u128, usize)) -> std::cmp::Ordering {
-        a.0.cmp(&b.0)
-            .then_with(|| self.key(a.1).cmp(self.key(b.1)))
-            .then(a.1.cmp(&b.1))
-    }
+/// A group as the sort sees it: its key's first 16 bytes, its part and its number.
+type Sortable = (u128, u32, u32);
 
-    /// Every group's number with its key's first 16 bytes, sorted by key.
-    fn order(&self) -> Vec<(u128, usize)> {
-        let mut order = self.prefixes();
-        order.sort_unstable_by(|a, b| self.compare(a, b));
+/// The order of two groups of `parts` whose keys share their first 16 bytes: by the
+/// whole keys, then by part and number.
+#[cold]
+#[inline(never)]
+fn tie(parts: &[GroupsBuilder], a: &Sortable, b: &Sortable) -> std::cmp::Ordering {
+    let key = |&(_, p, j): &Sortable| parts[p as usize].key(j as usize);
+    key(a).cmp(key(b)).then((a.1, a.2).cmp(&(b.1, b.2)))
+}
+
+impl Groups {
+    /// The groups of `parts` sorted by key (`parallel`: on every core), a group's
+    /// place in its part breaking a tie between equal keys.
+    fn sort(parts: &[GroupsBuilder], parallel: bool) -> Vec<Sortable> {
+        use rayon::slice::ParallelSliceMut;
+        let mut order = Vec::with_capacity(parts.iter().map(GroupsBuilder::len).sum());
+        for (p, part) in parts.iter().enumerate() {
+            part.prefixes(u32::try_from(p).expect("fewer than 2^32 parts"), &mut order);
+        }
+        // Only the prefixes in the sort's loop: a tie is rare, and out of line.
+        let compare = |a: &Sortable, b: &Sortable| a.0.cmp(&b.0).then_with(|| tie(parts, a, b));
+        if parallel {
+            order.par_sort_unstable_by(compare);
+        } else {
+            order.sort_unstable_by(compare);
+        }
         order
+    }
+
+    /// The answer of `parts`, whose keys are distinct.
+    fn distinct(parts: Vec<GroupsBuilder>, parallel: bool) -> Groups {
+        let order = Groups::sort(&parts, parallel);
+        let key = |&(_, p, j): &Sortable| parts[p as usize].key(j as usize);
+        debug_assert!(
+            order.windows(2).all(|w| key(&w[0]) != key(&w[1])),
+            "a key was pushed twice"
+        );
+        let order = if parallel {
+            order.par_iter().map(|&(_, p, j)| (p, j)).collect()
+        } else {
+            order.iter().map(|&(_, p, j)| (p, j)).collect()
+        };
+        Groups { parts, order }
     }
 }
 
@@ -307,19 +323,22 @@ impl FromIterator<(Vec<u8>, Group)> for Groups {
         for (key, group) in items {
             builder.push(&key, group);
         }
-        let order = builder.order();
+        let order = Groups::sort(std::slice::from_ref(&builder), false);
         // Within a run of equal keys the numbers ascend: keep the last of each run.
         let last = order
             .iter()
             .enumerate()
-            .filter(|&(k, &(_, i))| {
-                order
-                    .get(k + 1)
-                    .is_none_or(|&(_, next)| builder.key(next) != builder.key(i))
+            .filter(|&(k, &(_, _, i))| {
+                order.get(k + 1).is_none_or(|&(_, _, next)| {
+                    builder.key(next as usize) != builder.key(i as usize)
+                })
             })
-            .map(|(_, &(_, i))| i)
+            .map(|(_, &(_, p, i))| (p, i))
             .collect::<Vec<_>>();
-        builder.ordered(last)
+        Groups {
+            parts: vec![builder],
+            order: last,
+        }
     }
 }
 
@@ -462,5 +481,41 @@ mod tests {
         let got: Vec<(&[u8], u64)> = groups.iter().map(|(k, g)| (k, g.count)).collect();
         let want: Vec<(&[u8], u64)> = model.iter().map(|(k, &i)| (&k[..], i)).collect();
         assert_eq!(got, want);
+    }
+
+    /// Groups pushed to several builders, some empty, answer as the same groups
+    /// pushed to one: the same order, the same lookups, the same first infinite sum.
+    #[test]
+    fn parts_answer_as_one_builder_would() {
+        let keys: Vec<Vec<u8>> = (0..5_000u64)
+            .map(|i| format!("shared-prefix-16{}", i * 7919 % 5_000).into_bytes())
+            .chain((0..300u64).map(|i| i.to_be_bytes()[5..].to_vec()))
+            .collect();
+        let group_of = |i: usize| Group {
+            sum: Some(if i % 1_000 == 999 {
+                f64::INFINITY
+            } else {
+                i as f64
+            }),
+            ..group(i as u64)
+        };
+        let mut one = Groups::builder(0, 0);
+        let mut parts = vec![Groups::builder(0, 0); 7];
+        for (i, key) in keys.iter().enumerate() {
+            one.push(key, group_of(i));
+            parts[i % 5].push(key, group_of(i)); // parts 5 and 6 stay empty
+        }
+        let (one, parts) = (one.finish(), GroupsBuilder::finish_parts(parts));
+        assert_eq!(parts.len(), keys.len());
+        assert!(parts.iter().eq(one.iter()));
+        assert_eq!(parts, one);
+        for (i, key) in keys.iter().enumerate().step_by(97) {
+            assert_eq!(parts.get(key).map(|g| g.count), Some(i as u64));
+        }
+        assert_eq!(
+            format!("{:?}", parts.check_exact_sums("v")),
+            format!("{:?}", one.check_exact_sums("v"))
+        );
+        assert!(parts.check_exact_sums("v").is_err());
     }
 }

@@ -92,7 +92,7 @@ pub fn merge(
         }
         merged.to_builder()
     });
-    GroupsBuilder::concat(parts).finish_parallel()
+    GroupsBuilder::finish_parts(parts)
 }
 // ANCHOR_END: merge
 
