@@ -3,7 +3,7 @@
 //! the same JSON on every number of threads and chunks.
 
 use gen_csv::{Config, generate_in_memory};
-use harness::query::{Query, QueryError, groups_to_json};
+use harness::query::{Groups, Query, QueryError, groups_to_json};
 use step8::query::{self, Split};
 use step8::step1_query;
 use testkit::query_checks::{Sums, configs, generated};
@@ -107,6 +107,22 @@ fn the_projected_walk_gives_step_1_s_answer() {
     }
 }
 
+/// The query of the tests of many keys, `k` grouped with the sum of `v`, and step 1's
+/// answer to it over `csv` (written to a file named after `test`, for its parser).
+fn by_k_on_step_1(csv: &str, test: &str) -> (Query<'static>, Groups) {
+    let query = Query {
+        group_by: "k",
+        sum: "v",
+        ..Query::default()
+    };
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(format!("{test}-{}.csv", std::process::id()));
+    std::fs::write(&path, csv).unwrap();
+    let expected = step1_query::run(&path, query).unwrap();
+    std::fs::remove_file(path).unwrap();
+    (query, expected)
+}
+
 /// Far more distinct keys than a thread's table keeps before it sets its rows aside
 /// by partition ([`step8::scatter`]), so that most rows are merged from there: the
 /// answer of step 1's parser, whose one table takes every row, on every thread
@@ -134,16 +150,7 @@ fn many_keys_set_aside_by_partition_give_step_1_s_answer() {
         }
     }
     csv.push_str(&format!("{},1.5", key(3))); // a repeated short key, no terminator
-    let query = Query {
-        group_by: "k",
-        sum: "v",
-        ..Query::default()
-    };
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let path = dir.join(format!("many-keys-{}.csv", std::process::id()));
-    std::fs::write(&path, &csv).unwrap();
-    let expected = step1_query::run(&path, query).unwrap();
-    std::fs::remove_file(path).unwrap();
+    let (query, expected) = by_k_on_step_1(&csv, "many-keys");
     assert_eq!(expected.len(), keys);
     for (threads, chunk) in [(1, 0), (1, 4096), (2, 0), (2, 65_536), (3, 4099), (8, 0)] {
         let got = query::run_split(csv.as_bytes(), query, Split { threads, chunk }).unwrap();
@@ -169,16 +176,7 @@ fn keys_that_come_back_after_rows_were_set_aside_give_step_1_s_answer() {
     csv += &a;
     csv.extend(cycle(keys, 2 * keys)); // new keys: setting aside pays again
     csv.extend(cycle(0, 2 * keys));
-    let query = Query {
-        group_by: "k",
-        sum: "v",
-        ..Query::default()
-    };
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let path = dir.join(format!("cycling-keys-{}.csv", std::process::id()));
-    std::fs::write(&path, &csv).unwrap();
-    let expected = step1_query::run(&path, query).unwrap();
-    std::fs::remove_file(path).unwrap();
+    let (query, expected) = by_k_on_step_1(&csv, "cycling-keys");
     assert_eq!(expected.len(), 2 * keys);
     let whole = a.len();
     for (threads, chunk) in [(1, whole), (1, whole / 2), (1, 0), (2, whole / 2), (3, 0)] {
