@@ -192,14 +192,6 @@ impl GroupsBuilder {
         self.groups.push(group);
     }
 
-    /// Adds every group of `other` (keys distinct from this builder's).
-    pub fn append(&mut self, other: GroupsBuilder) {
-        let base = self.keys.len();
-        self.keys.extend_from_slice(&other.keys);
-        self.ends.extend(other.ends.iter().map(|end| base + end));
-        self.groups.extend_from_slice(&other.groups);
-    }
-
     /// Groups pushed so far.
     pub fn len(&self) -> usize {
         self.groups.len()

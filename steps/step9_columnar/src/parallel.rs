@@ -105,7 +105,7 @@ pub fn run_plan(
             }
             let mut failure = None;
             aggregator.records = 0; // errors name records counted from `from`
-            let groups = aggregator.table.len();
+            let before = aggregator.table.len();
             let parsed = if tier == Tier::Scalar {
                 // No bitmaps to walk: the state machine's records, every field.
                 parser.records_between(tier, input, from, part.stop, |r| {
@@ -125,11 +125,8 @@ pub fn run_plan(
                     }
                 })
             };
-            let (rows, groups, new) = (
-                aggregator.records,
-                aggregator.table.len(),
-                aggregator.table.len() - groups,
-            );
+            let (rows, groups) = (aggregator.records, aggregator.table.len());
+            let new = groups - before;
             match &mut aggregator.scattered {
                 Some(scattered) => scattered.review(groups, new, rows),
                 None if Scattered::pays(groups, new, rows) => {
