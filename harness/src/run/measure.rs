@@ -111,6 +111,7 @@ impl Measurement {
             "mrows_per_s": self.mrows_per_s(),
             "allocs_per_pass": self.allocs.allocations,
             "alloc_bytes_per_pass": self.allocs.bytes,
+            "peak_heap_bytes_per_pass": self.allocs.peak_bytes,
         })
     }
 }
@@ -174,6 +175,7 @@ mod tests {
             allocs: AllocCount {
                 allocations: 4_011_191,
                 bytes: 0,
+                peak_bytes: 0,
             },
         };
         assert_eq!(
