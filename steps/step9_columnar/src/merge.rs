@@ -92,6 +92,9 @@ pub fn merge(
         }
         merged.to_builder()
     });
+    // The threads' tables and rows are in the parts now: freed before the sort
+    // allocates its order, so that the two are never held at once.
+    drop((tables, partitions, scattered));
     GroupsBuilder::finish_parts(parts)
 }
 // ANCHOR_END: merge
