@@ -38,7 +38,8 @@ Options:
                  csv crate's query is not the challenge's); results under target/bench/1brc/
   --keys N       the bench layout with N distinct keys in `category` (gen --keys N), every
                  key in turn: data/bench-keys-N.csv, or data/bench-keys-N-ROWS.csv with
-                 --rows ROWS [default: 1,000,000 rows], generated with its reference
+                 --rows ROWS [default: 1,000,000 rows, or N rows when N is more, so
+                 that every key is in the file], generated with its reference
                  when missing; step 1 and the query steps (5 and later), the baseline's
                  query and, with --peers, the peers; recorded as keys-N (keys-N-ROWS),
                  and book/src/results/keys.svg and keys.md (MB/s against keys, from
@@ -289,7 +290,7 @@ elif [[ -n $keys ]]; then
   out_dir=$root/target/bench/keys
   mkdir -p "$out_dir"
   file=data/bench-keys-$keys${rows:+-$rows}.csv
-  [[ -f $file ]] || "$bin/gen" --keys "$keys" --rows "${rows:-1000000}" --out "$file"
+  [[ -f $file ]] || "$bin/gen" --keys "$keys" --rows "${rows:-$(( keys > 1000000 ? keys : 1000000 ))}" --out "$file"
 elif [[ -n $rows ]]; then
   file=data/bench-$rows.csv
   [[ -f $file ]] || "$bin/gen" --rows "$rows" --out "$file"

@@ -3,11 +3,13 @@
 //! (`DIR/keys-N/results.json`, one per N, each the JSON of
 //! [`crate::report::results`]).
 //!
-//! Which recordings: the plain `keys-N` folders (1,000,000 rows each, bench.sh's
-//! default), so that every point measures a file of the same length and only the keys
-//! change. `keys-N-ROWS` folders (`--keys N --rows ROWS`) are ignored while there is a
+//! Which recordings: the plain `keys-N` folders (bench.sh's default: 1,000,000 rows
+//! each, or N rows where N is more, so that every key is in the file), so that up to
+//! a million keys every point measures a file of the same length and only the keys
+//! change; past it, the file grows with the keys, and MB/s still compares them.
+//! `keys-N-ROWS` folders (`--keys N --rows ROWS`) are ignored while there is a
 //! plain one; where there is none, the `ROWS` with the most folders is drawn instead
-//! (the largest on a tie), never two lengths on one line.
+//! (the largest on a tie), never two `--rows` settings on one line.
 //!
 //! Which rows: one series per engine, keyed by [`crate::figures::row_id`]: step 1 and
 //! the query steps, the baseline's query (and simd-csv's), the peers (Polars, DuckDB,
