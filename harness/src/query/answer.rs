@@ -93,6 +93,21 @@ pub fn groups_to_json_with(groups: &Groups, aggs: Aggs) -> Value {
     Value::Object(map)
 }
 
+/// Whether `a` and `b` are the same answer for the aggregates `aggs`: what comparing
+/// their [`groups_to_json_with`] says, without building either JSON, which takes
+/// hundreds of bytes a group. Both are in key order, and [`key_text`] loses no byte,
+/// so the same JSON is the same keys pair by pair, each with the same JSON of every
+/// aggregate in `aggs`.
+pub fn same_answer(a: &Groups, b: &Groups, aggs: Aggs) -> bool {
+    let shown = || Aggs::NAMES.iter().filter(|(_, agg)| aggs.has(*agg));
+    a.len() == b.len()
+        && a.iter()
+            .zip(b.iter())
+            .all(|((key_a, group_a), (key_b, group_b))| {
+                key_a == key_b && shown().all(|(_, agg)| group_a.json(*agg) == group_b.json(*agg))
+            })
+}
+
 fn sum_to_json(sum: Option<f64>) -> Value {
     match sum {
         None => Value::Null,
@@ -225,6 +240,49 @@ pub fn groups_to_table_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `same_answer` agrees with comparing the two answers' JSON, pair by pair: a
+    /// value of a shown aggregate, a key, a missing group, and a value of an
+    /// aggregate not shown.
+    #[test]
+    fn same_answer_is_the_same_json() {
+        let group = |count, sum| Group {
+            count,
+            sum: Some(sum),
+            min: Some(sum),
+            ..Group::default()
+        };
+        let answer = |items: &[(&str, Group)]| -> Groups {
+            items.iter().map(|(k, g)| (k.as_bytes(), *g)).collect()
+        };
+        let base = answer(&[("a", group(1, 0.5)), ("b", group(2, 1.5))]);
+        let variants = [
+            answer(&[("a", group(1, 0.5)), ("b", group(2, 1.5))]),
+            answer(&[("a", group(1, 0.5)), ("b", group(2, 2.5))]),
+            answer(&[("a", group(1, 0.5)), ("c", group(2, 1.5))]),
+            answer(&[("a", group(1, 0.5))]),
+            answer(&[
+                ("a", group(1, 0.5)),
+                (
+                    "b",
+                    Group {
+                        min: None,
+                        ..group(2, 1.5)
+                    },
+                ),
+            ]),
+        ];
+        for aggs in [Aggs::DEFAULT, Aggs::ALL] {
+            for other in &variants {
+                let by_json = groups_to_json_with(&base, aggs) == groups_to_json_with(other, aggs);
+                assert_eq!(same_answer(&base, other, aggs), by_json);
+            }
+        }
+        // The shown aggregates decide: the last variant differs in MIN alone.
+        assert!(same_answer(&base, &variants[4], Aggs::DEFAULT));
+        assert!(!same_answer(&base, &variants[4], Aggs::ALL));
+        assert!(!same_answer(&base, &variants[1], Aggs::DEFAULT));
+    }
 
     #[test]
     fn json_and_table_of_groups() {
