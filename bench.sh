@@ -50,7 +50,7 @@ Options:
                  (first run MB/s, the median over the rounds), so that a first-touch cost
                  shows as a gap between the two instead of hiding in one figure
   --steps LIST   only these steps, e.g. 1,3,4 [default: every steps/stepN_* crate]
-  --threads [N]  add a limit row counted on N threads [default N: every core]; steps 8
+  --threads [N]  add a limit row counted on N threads [default N: every core]; steps 9
                  and 9 and the peers use every core whatever it says (the table notes
                  which rows ran on more than one thread)
   --peers        add the tools a reader would use instead, running the same query:

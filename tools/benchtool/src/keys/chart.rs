@@ -19,7 +19,7 @@ use crate::chart::FONT;
 
 /// The lines' colors, one per series in order: Tableau's ten, the pale ones (yellow,
 /// pink, grey) darkened so that a 2 px line still shows, and two more, so that the
-/// twelve engines of a run with `--peers` (step 1, steps 5 to 10, the csv crate and
+/// twelve engines of a run with `--peers` (step 1, steps 5 to 11, the csv crate and
 /// simd-csv, three peers) each have their own.
 const COLORS: [RGBColor; 12] = [
     RGBColor(0x4e, 0x79, 0xa7),
