@@ -7,7 +7,7 @@
 //!   that compares itself with step 1);
 //! - `gen`'s reference: every count, and every sum bit for bit, as the step adds:
 //!   [`Sums::RowOrder`] (`f64`s in row order from `+0.0`, steps 5 and 7) is the
-//!   reference's row-order sum; [`Sums::Exact`] (step 9 on) is its exact decimal sum,
+//!   reference's row-order sum; [`Sums::Exact`] (step 8 on) is its exact decimal sum,
 //!   correctly rounded. And each within the error bound of the other kind of sum;
 //! - other columns than the default ones.
 //!

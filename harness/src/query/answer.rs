@@ -20,7 +20,7 @@ pub struct Group {
     /// `MAX(value)`, as `min`.
     pub max: Option<f64>,
     /// `AVG(value)`: the sum over the non-NULL values divided by their number; from
-    /// an exact sum (steps 9 to 11) rounded once.
+    /// an exact sum (steps 8 to 11) rounded once.
     pub mean: Option<f64>,
 }
 

@@ -5,7 +5,9 @@
 
 use gen_csv::{Config, generate_in_memory};
 use step10::export::arrow::arrow_array::cast::AsArray;
-use step10::export::arrow::arrow_array::types::{Date32Type, Decimal128Type, Int64Type, UInt32Type};
+use step10::export::arrow::arrow_array::types::{
+    Date32Type, Decimal128Type, Int64Type, UInt32Type,
+};
 use step10::export::arrow::arrow_array::{Array, StringArray};
 use step10::export::arrow::arrow_ipc::reader::FileReader;
 use step10::splayed::load::{LoadOptions, load, parse_schema};

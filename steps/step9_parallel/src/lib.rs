@@ -1,25 +1,26 @@
 //! # Step 9 — every core: chunks, quote-state transition functions, and a scan
 //!
-//! **The idea.** Step 7 parses on one core. This step splits the input into chunks
-//! (more chunks than threads) and parses them on every core. A chunk that starts in
-//! the middle of the file does not know its parser's state there: inside a quoted
-//! field or not, at a field's start or in its middle. So each chunk first computes
-//! its *transition function* ([`chunks`]): for each of the five states it might
-//! start in, the state it would end in and where its first record would start. An
-//! exclusive scan over the chunks, in order, composes them into every chunk's true
+//! **The idea.** Step 8 answers exactly on one core. This step splits the input into
+//! chunks (more chunks than threads) and parses them on every core. A chunk that
+//! starts in the middle of the file does not know its parser's state there: inside a
+//! quoted field or not, at a field's start or in its middle. So each chunk first
+//! computes its *transition function* ([`chunks`]): for each of the five states it
+//! might start in, the state it would end in and where its first record would start.
+//! An exclusive scan over the chunks, in order, composes them into every chunk's true
 //! start state and first record start; then each thread parses its chunks' records
 //! with step 7's block walk and aggregates into its own GROUP BY table; the tables
-//! merge at the end. Sums, MIN and MAX are exact ([`exact`], [`extremes`]), so the
-//! answer is the same whichever thread adds first, on any number of threads.
+//! merge at the end, partition by partition on every core ([`merge`]), and a thread
+//! whose table no longer pays sets its rows aside by partition instead ([`scatter`]).
+//! Step 8's sums, MIN and MAX are exact, so the answer is the same whichever thread
+//! adds first, on any number of threads.
 //!
 //! **What changed since the previous step.** [`chunks`] (transition functions, the
-//! scan, the threads), [`exact`] (the exact sum) and [`extremes`] (exact MIN and MAX,
-//! the mean rounded once) are new; the parser resumes at a record start and stops at
-//! the first record start past a bound ([`Parser::records_between`]); the query reads
-//! the header first, then the chunks in parallel ([`query`]), each chunk on step 7's
-//! projected walk ([`project`], [`Parser::walk_projected`]) with the value parsed into
-//! the exact fixed point ([`lanes16::parse_simd_fixed`]); the table keeps step 7's
-//! winner and merges ([`table`]).
+//! scan, the threads), [`parallel`] (the query on every core), [`merge`] and
+//! [`scatter`] are new; the parser resumes at a record start and stops at the first
+//! record start past a bound ([`Parser::records_between`]); the query reads the
+//! header first, then the chunks in parallel, each chunk on step 7's projected walk
+//! ([`project`], [`Parser::walk_projected`]); the table and its accumulator merge
+//! ([`table`]).
 //!
 //! **Assumptions and policy.** The dialect of the `harness` crate, exactly; the
 //! query's rules are step 5's, but its sums are the exact sums correctly rounded
@@ -27,8 +28,8 @@
 //!
 //! **Read more.** Elias Stehle and Hans-Arno Jacobsen, "ParPaRaw: Massively Parallel
 //! Parsing of Delimiter-Separated Raw Data" (VLDB 2020), the transition functions and
-//! their scan; the cuDF CSV reader's speculative tiles; Radford M. Neal, "Fast exact
-//! summation using small and large superaccumulators" (2015), the exact sum of `f64`s.
+//! their scan; the cuDF CSV reader's speculative tiles; Hannes Mühleisen and Mark
+//! Raasveldt, "Parallel Grouped Aggregation in DuckDB" (2022), the partitioned merge.
 
 use std::fs::File;
 use std::marker::PhantomData;

@@ -225,6 +225,7 @@ impl GroupTable {
         &mut self.accs[group]
     }
 
+    // ANCHOR: entry_at
     /// The accumulator of the key `input[start..end]`, its words read in place
     /// ([`KeyWords::at`]).
     #[inline(always)]
@@ -232,6 +233,7 @@ impl GroupTable {
         let group = self.find(KeyWords::at(input, start, end), &input[start..end]);
         &mut self.accs[group]
     }
+    // ANCHOR_END: entry_at
 
     /// Whether the key `input[start..end]` has a group: [`GroupTable::entry_at`]'s
     /// probe, stopping at an empty slot instead of filling it.
@@ -323,6 +325,7 @@ impl GroupTable {
         group
     }
 
+    // ANCHOR: grow
     /// Doubles the slots and puts every group at its new place. The groups are
     /// read in their own order, so that the heads and keys stream from memory and
     /// only the writes to the new slots land at random: with a million groups the
@@ -339,6 +342,7 @@ impl GroupTable {
             self.slots[i] = (hash as u32, group as u32 + 1);
         }
     }
+    // ANCHOR_END: grow
 
     /// For each of the `2^bits` partitions (`bits` at most 16), the numbers of the
     /// groups whose keys fall in it: a key falls in the same partition in every

@@ -280,19 +280,19 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step9-parse-fixed",
+        name: "step8-parse-fixed",
         step: 8,
-        step_dir: "steps/step9_parallel",
+        step_dir: "steps/step8_exact",
         file: "src/exact.rs",
         anchor: "parse_fixed",
         title: "Decimals as exact integers",
         task: "Write `parse_fixed`: a plain decimal (`[+-]digits[.digits]`, at most 19 \
                digits, at most `SCALE` of them after the point) as an `i128` in units of \
-               10^-18, so that the sum is exact whatever the order of the threads; `None` \
+               10^-18, so that the sum is exact whatever the order of the rows; `None` \
                for anything else.",
         tests: &["query"],
         checks: "the step's unit tests (exact sums, order independence) and the query tests \
-                 (every sum correctly rounded, on every number of threads)",
+                 (every sum correctly rounded, in any order)",
         env: &[],
         hints: &[
             "sign first, then the digits into a u64 and the count of digits after the point",
@@ -302,7 +302,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step9-transition",
-        step: 8,
+        step: 9,
         step_dir: "steps/step9_parallel",
         file: "src/chunks.rs",
         anchor: "transition",
@@ -325,7 +325,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step10-intern",
-        step: 9,
+        step: 10,
         step_dir: "steps/step10_columnar",
         file: "src/splayed/symbols.rs",
         anchor: "local_intern",
@@ -347,7 +347,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step10-number-in-order",
-        step: 9,
+        step: 10,
         step_dir: "steps/step10_columnar",
         file: "src/splayed/symbols.rs",
         anchor: "number_in_order",
@@ -368,7 +368,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step11-process-tile",
-        step: 10,
+        step: 11,
         step_dir: "steps/step11_gpu",
         file: "src/tiles.rs",
         anchor: "process_tile",
