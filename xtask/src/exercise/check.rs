@@ -6,8 +6,8 @@
 //! the binary of every step (`cargo test --workspace --lib --test main --no-run`),
 //! not only the exercise's step: cargo resolves the features of shared dependencies
 //! from the packages a command names, so `-p step2` alone and `-p step4` alone would
-//! each build the harness, its dependencies and the test kit again (steps 4 to 9 add
-//! `criterion`, step 10 `cudarc`). Naming the whole workspace, every check shares one
+//! each build the harness, its dependencies and the test kit again (steps 4 to 10 add
+//! `criterion`, step 11 `cudarc`). Naming the whole workspace, every check shares one
 //! build of each with `prefetch`, with the README's `cargo test --workspace` and with
 //! CI's test stage, and recompiles only the step that changed. Then it runs the
 //! exercise's step's two test binaries itself (cargo's own run would name one package
