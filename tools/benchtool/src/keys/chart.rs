@@ -18,10 +18,10 @@ use super::{Run, Series, machines};
 use crate::chart::FONT;
 
 /// The lines' colors, one per series in order: Tableau's ten, the pale ones (yellow,
-/// pink, grey) darkened so that a 2 px line still shows, and two more, so that the
-/// twelve engines of a run with `--peers` (step 1, steps 5 to 11, the csv crate and
+/// pink, grey) darkened so that a 2 px line still shows, and three more, so that the
+/// thirteen engines of a run with `--peers` (step 1, steps 5 to 11, the csv crate and
 /// simd-csv, three peers) each have their own.
-const COLORS: [RGBColor; 12] = [
+const COLORS: [RGBColor; 13] = [
     RGBColor(0x4e, 0x79, 0xa7),
     RGBColor(0xf2, 0x8e, 0x2b),
     RGBColor(0xe1, 0x57, 0x59),
@@ -34,6 +34,7 @@ const COLORS: [RGBColor; 12] = [
     RGBColor(0x55, 0x55, 0x55),
     RGBColor(0x1b, 0x3a, 0x6b),
     RGBColor(0x7b, 0x4f, 0x9d),
+    RGBColor(0x2e, 0x7d, 0x32),
 ];
 /// Pixels: the chart (readable at 700 wide: text of 14 px stays above 12), the title
 /// and subtitle, the legend's column, a line of the legend.
