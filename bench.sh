@@ -50,9 +50,12 @@ Options:
                  (first run MB/s, the median over the rounds), so that a first-touch cost
                  shows as a gap between the two instead of hiding in one figure
   --steps LIST   only these steps, e.g. 1,3,4 [default: every steps/stepN_* crate]
-  --threads [N]  add a limit row counted on N threads [default N: every core]; steps 9
-                 and 9 and the peers use every core whatever it says (the table notes
-                 which rows ran on more than one thread)
+  --threads [N]  add a limit row counted on N threads [default N: every core], and
+                 for each step that runs on every core (one that takes --threads:
+                 steps 9 and 10) a second row on one thread (its --threads 1), so
+                 that the table shows what the cores bring; those steps' own rows and
+                 the peers use every core whatever N is (the table notes which rows
+                 ran on more than one thread)
   --peers        add the tools a reader would use instead, running the same query:
                  Polars, DuckDB and pyarrow (Python, pinned in tools/peers/requirements.txt,
                  installed from PyPI into target/peers/venv on first use, about 450 MB
@@ -321,7 +324,7 @@ Toolchain: $rustc_version
 Commit:    ${commit:-none (not a git work tree)}$([[ $dirty != yes ]] || echo ', with uncommitted changes')$( (( ! record )) || echo "; recorded as book/src/results/$kind/")
 File:      $file ($(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB, $ending line endings)
 Runs:      best of $runs per row, interleaved (round 1 of every row, then round 2, ...); $in_process timed runs in each step's process
-Rows:      ${step_names[*]}${brc:+ (--format 1brc)}$baseline_rows, the limit${threads:+ (1 core and $threads threads)}${peer_rows:+, the peers (Polars, DuckDB, pyarrow) if they install}
+Rows:      ${step_names[*]}${brc:+ (--format 1brc)}${threads:+ (a step that runs on every core also on one thread)}$baseline_rows, the limit${threads:+ (1 core and $threads threads)}${peer_rows:+, the peers (Polars, DuckDB, pyarrow) if they install}
 EOF
 
 # --- the runs ------------------------------------------------------------------------
@@ -336,6 +339,10 @@ for name in "${step_names[@]}"; do
   help=$("$bin/$name" --help 2>/dev/null || true)
   if [[ $help == *--row-json* ]]; then flag=--row-json; fi
   rows_to_run+=("step $name $flag${brc:+ --format 1brc}")
+  # A step that runs on every core, beside itself on one: what the cores bring.
+  if [[ -n $threads && $help == *--threads* ]]; then
+    rows_to_run+=("step $name $flag${brc:+ --format 1brc} --threads 1")
+  fi
 done
 # A limit pass takes milliseconds, and the first passes of a process are the slowest
 # (here about 4 GB/s, rising to 11-12 GB/s by the eighth; a step's timed pass comes
@@ -387,7 +394,9 @@ run_row() { # round, role, name, flag, options...
   if [[ $role == baseline ]]; then command=("$bin/${name%%-*}" "$@"); fi
   if [[ $role == limit ]]; then command=("$bin/benchtool" limit "$@"); fi
   if [[ $role == peer ]]; then command=("$peers_venv/bin/python" "$root/tools/peers/peers.py" "$name" "$@"); fi
-  local log=$out_dir/logs/$name.$round.log json status=0
+  local tag=$name # the row's name in the logs and the progress lines
+  if [[ $role == step && " $* " == *" --threads 1 "* ]]; then tag=$name-1thread; fi
+  local log=$out_dir/logs/$tag.$round.log json status=0
   local passes=1
   if [[ $role == limit ]]; then passes=$limit_passes; fi
   if [[ $role == step ]]; then passes=$in_process; fi
@@ -400,10 +409,10 @@ run_row() { # round, role, name, flag, options...
   fi
   if (( status != 0 )) || [[ $json != \{* ]]; then
     sed 's/^/    /' "$log" | tail -n 40 >&2
-    die "$name failed (exit status $status) on $file: its gate or its pass failed; log: $log"
+    die "$tag failed (exit status $status) on $file: its gate or its pass failed; log: $log"
   fi
   if [[ $json != *'"best_s":'* ]]; then
-    die "$name printed no measurement with $flag (no best_s in its JSON): ${json:0:200}"
+    die "$tag printed no measurement with $flag (no best_s in its JSON): ${json:0:200}"
   fi
   if (( round == 1 )); then sed 's/^/    /' "$log" >&2; fi
   local fingerprint
@@ -421,7 +430,7 @@ run_row() { # round, role, name, flag, options...
     answer_note="$name's answer is not gen's reference for $file (see $log)"
   fi
   printf '{"round":%d,"role":"%s","result":%s}\n' "$round" "$role" "$json" >>"$runs_file"
-  printf '  round %d/%d  %-14s %8.0f MB/s\n' "$round" "$runs" "$name" "$(json_field mb_per_s "$json")" >&2
+  printf '  round %d/%d  %-14s %8.0f MB/s\n' "$round" "$runs" "$tag" "$(json_field mb_per_s "$json")" >&2
 }
 
 echo >&2

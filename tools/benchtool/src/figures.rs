@@ -9,7 +9,8 @@
 //! and no line break after the last, so a figure of one line lands inline, in the
 //! middle of a sentence.
 //!
-//! Names: a row's id is its binary (`step6`, `polars`, `duckdb`, `pyarrow`), or
+//! Names: a row's id is its binary (`step6`, `polars`, `duckdb`, `pyarrow`; `step9_1thread`
+//! for a step that runs on every core, run on one), or
 //! `baseline` (the csv crate's pass), `baseline_query` (its query), `baseline_simd`
 //! (the same query on simd-csv), `limit` (one core), `limit_threads` (the limit on
 //! `--threads N`). Each row has `ID_mbps`, `ID_gbps`, `ID_mrows`, `ID_seconds`,
@@ -46,6 +47,9 @@ pub fn row_id(row: &Value) -> String {
         "baseline" => "baseline".to_string(),
         "limit" if row["threads"].as_u64().unwrap_or(1) > 1 => "limit_threads".to_string(),
         "limit" => "limit".to_string(),
+        "step" if row["runs"].get(0).is_some_and(report::one_thread_of_many) => {
+            format!("{step}_1thread")
+        }
         _ => step.to_string(),
     };
     id.chars()

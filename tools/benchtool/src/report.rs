@@ -85,7 +85,8 @@ impl Row {
         self.first("query") == true
     }
 
-    /// Threads of a limit row (1 for every other row).
+    /// Threads of a limit row, or of a step that says how many it ran on (1 for
+    /// every other row).
     pub fn threads(&self) -> u64 {
         self.first("threads").as_u64().unwrap_or(1)
     }
@@ -95,11 +96,14 @@ impl Row {
         self.first("idea").as_str().unwrap_or("")
     }
 
-    /// The row's name in the table and the chart: `1 step1`, `baseline (csv crate)`,
-    /// `baseline query (csv crate)`, `baseline query (simd-csv)`, `polars 2.1.0`,
-    /// `limit, 1 core`, `limit, 2 threads`.
+    /// The row's name in the table and the chart: `1 step1`, `9 step9, 1 thread`
+    /// ([`one_thread_of_many`]), `baseline (csv crate)`, `baseline query (csv crate)`,
+    /// `baseline query (simd-csv)`, `polars 2.1.0`, `limit, 1 core`, `limit, 2 threads`.
     pub fn label(&self) -> String {
         match self.role {
+            Role::Step if one_thread_of_many(&self.runs[0]) => {
+                format!("{} {}, 1 thread", self.number(), self.step())
+            }
             Role::Step => format!("{} {}", self.number(), self.step()),
             Role::Baseline if self.step() == "baseline-simd-csv" => {
                 "baseline query (simd-csv)".to_string()
@@ -173,6 +177,14 @@ impl Row {
         let name = self.step().to_string();
         (self.role, self.number(), self.query(), self.threads(), name)
     }
+}
+
+/// Whether a step's run (its JSON) ran on one thread where the step runs on every
+/// core: a step that says how many threads it ran on (`"threads"`, which only a step
+/// that takes `--threads` prints) and says 1. bench.sh `--threads` runs such a step
+/// twice, as it is and with `--threads 1`: two rows of one step.
+pub fn one_thread_of_many(run: &Value) -> bool {
+    run["threads"].as_u64() == Some(1)
 }
 
 /// Groups the lines of a runs file into rows: steps by number, then the baseline (its
@@ -812,6 +824,44 @@ mod tests {
             table.contains("Rows on more than one thread (threads): 8 step9 (2)"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn a_step_on_every_core_and_on_one_thread_is_two_rows() {
+        let on = |threads: u32, best_s: f64| {
+            run("step", "step9", 9, best_s, 0.4 / best_s * 125.0)
+                .replace("\"idea\"", &format!("\"threads\":{threads},\"idea\""))
+        };
+        // Rounds interleaved, as bench.sh runs them: every core, then one thread.
+        let lines = [
+            run("step", "step7", 7, 0.5, 100.0),
+            on(2, 0.25),
+            on(1, 0.4),
+            on(2, 0.2),
+            on(1, 0.35),
+        ]
+        .join("\n");
+        let rows = rows(&lines).unwrap();
+        let labels: Vec<_> = rows.iter().map(Row::label).collect();
+        assert_eq!(labels, ["7 step7", "9 step9, 1 thread", "9 step9"]);
+        assert_eq!(rows[1].runs.len(), 2);
+        assert_eq!(rows[1].best()["best_s"], 0.35);
+        assert_eq!(rows[2].best()["best_s"], 0.2);
+        let results = results(&Meta::default(), json!({}), &rows);
+        let ids: Vec<_> = results["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(crate::figures::row_id)
+            .collect();
+        assert_eq!(ids, ["step7", "step9_1thread", "step9"]);
+        let table = table(&results);
+        assert!(
+            table.contains("Rows on more than one thread (threads): 9 step9 (2);"),
+            "{table}"
+        );
+        // A step that does not say its threads (one-core steps) is never "1 thread".
+        assert!(!one_thread_of_many(&rows[0].runs[0]));
     }
 
     #[test]

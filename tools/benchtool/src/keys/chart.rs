@@ -3,7 +3,8 @@
 //! MB/s on a log scale, as in [`crate::chart`], makes equal ratios equal heights, so a
 //! line's slope reads as how much each tenfold of keys costs that engine. The legend
 //! stands in a column on the right where no line can cross it; a step's points are
-//! dots, a yardstick's crosses, a peer's triangles, so that lines of near colors
+//! dots (hollow, on a dashed line of the step's own color, for a step that runs on
+//! every core run on one thread), a yardstick's crosses, a peer's triangles, so that lines of near colors
 //! still part. Self-contained SVG from plotters' backend, as [`crate::chart`]: no font
 //! files, text left to the viewer's sans-serif.
 
@@ -11,6 +12,7 @@ use std::path::Path;
 
 use harness::run::measure::thousands;
 use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -120,41 +122,94 @@ where
         .label_style((FONT, 14))
         .axis_desc_style((FONT, 14))
         .draw()?;
-    for (x, color) in series.iter().zip(COLORS.iter().cycle()) {
+    let styles = styles(series);
+    for (x, &(color, one)) in series.iter().zip(&styles) {
         let points: Vec<(f64, f64)> = x.points.iter().map(|&(k, v)| (k as f64, v)).collect();
-        let line = PathElement::new(points.clone(), color.stroke_width(2));
-        chart.draw_series(std::iter::once(line))?;
+        if one {
+            let line = DashedPathElement::new(points.clone(), 6, 4, color.stroke_width(2));
+            chart.draw_series(std::iter::once(line))?;
+        } else {
+            let line = PathElement::new(points.clone(), color.stroke_width(2));
+            chart.draw_series(std::iter::once(line))?;
+        }
         for at in points {
-            marker(chart.plotting_area(), at, &x.role, *color)?;
+            marker(chart.plotting_area(), at, &x.role, color, one)?;
         }
     }
 
     // The legend, in series order: a stretch of the line with its marker, the label.
-    for (i, (x, color)) in series.iter().zip(COLORS.iter().cycle()).enumerate() {
+    for (i, (x, &(color, one))) in series.iter().zip(&styles).enumerate() {
         let y = 24 + LEGEND_LINE_PX * i as i32;
-        legend.draw(&PathElement::new([(6, y), (38, y)], color.stroke_width(2)))?;
-        marker(&legend, (22, y), &x.role, *color)?;
+        if one {
+            legend.draw(&DashedPathElement::new(
+                [(6, y), (38, y)],
+                6,
+                4,
+                color.stroke_width(2),
+            ))?;
+        } else {
+            legend.draw(&PathElement::new([(6, y), (38, y)], color.stroke_width(2)))?;
+        }
+        marker(&legend, (22, y), &x.role, color, one)?;
         let label = TextStyle::from((FONT, 14).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
         legend.draw(&Text::new(x.label.clone(), (46, y), label))?;
     }
     Ok(())
 }
 
+/// Each series' color, and whether it is a step that runs on every core, run on one
+/// thread (`step9_1thread`, [`crate::figures::row_id`]): that one takes its own
+/// step's color, so the two lines read as one step, and is dashed; every other
+/// series takes the next of [`COLORS`].
+fn styles(series: &[Series]) -> Vec<(RGBColor, bool)> {
+    let mut next = COLORS.iter().cycle();
+    let own: Vec<Option<RGBColor>> = series
+        .iter()
+        .map(|x| match x.id.ends_with("_1thread") {
+            true => None,
+            false => next.next().copied(),
+        })
+        .collect();
+    series
+        .iter()
+        .zip(&own)
+        .map(|(x, color)| match color {
+            Some(color) => (*color, false),
+            None => {
+                let parent = x.id.strip_suffix("_1thread").unwrap_or(&x.id);
+                let at = series.iter().position(|p| p.id == parent);
+                let color = at.and_then(|at| own[at]);
+                (
+                    color.unwrap_or_else(|| *next.next().expect("a cycle")),
+                    true,
+                )
+            }
+        })
+        .collect()
+}
+
 /// A point's marker, by role, so that lines of near colors still part: a dot for a
-/// step, a cross for a yardstick, a triangle for a peer.
+/// step (hollow for one on one thread, `one`), a cross for a yardstick, a triangle
+/// for a peer.
 fn marker<DB: DrawingBackend, CT: CoordTranslate>(
     area: &DrawingArea<DB, CT>,
     at: CT::From,
     role: &str,
     color: RGBColor,
+    one: bool,
 ) -> Result<(), Box<dyn std::error::Error>>
 where
     DB::ErrorType: 'static,
+    CT::From: Copy,
 {
     match role {
         "peer" => area.draw(&TriangleMarker::new(at, 6, color.filled()))?,
         "baseline" => area.draw(&Cross::new(at, 5, color.stroke_width(2)))?,
+        _ if one => area.draw(&Circle::new(at, 4, WHITE.filled()))?,
         _ => area.draw(&Circle::new(at, 4, color.filled()))?,
+    }
+    if one && role == "step" {
+        area.draw(&Circle::new(at, 4, color.stroke_width(2)))?;
     }
     Ok(())
 }
@@ -196,5 +251,24 @@ mod tests {
             [200.0, 500.0, 1000.0, 2000.0]
         );
         assert_eq!(ticks(&(10.0..1e7), &[1.0]).len(), 7);
+    }
+
+    #[test]
+    fn a_step_on_one_thread_is_its_steps_color_dashed() {
+        let x = |id: &str| Series {
+            id: id.to_string(),
+            label: id.to_string(),
+            role: "step".to_string(),
+            points: vec![(10, 100.0)],
+        };
+        let series = [x("step7"), x("step9_1thread"), x("step9"), x("polars")];
+        let drawn = styles(&series);
+        assert_eq!(drawn[0], (COLORS[0], false));
+        assert_eq!(drawn[1], (COLORS[1], true));
+        assert_eq!(drawn[2], (COLORS[1], false));
+        assert_eq!(drawn[3], (COLORS[2], false));
+        // Without its step's own line, it takes a color of its own.
+        let alone = styles(&[x("step9_1thread"), x("polars")]);
+        assert_eq!(alone, [(COLORS[1], true), (COLORS[0], false)]);
     }
 }
