@@ -86,7 +86,7 @@ pub fn merge(
                 merged.entry(key).merge(acc);
             }
         }
-        for row in scattered.iter().flat_map(|s| s.part(p)) {
+        for row in scattered.iter().flat_map(|s| s.part(p).iter()) {
             let value = Number::Fixed(row.value);
             merged.entry(row.key(input)).add(Some(value));
         }

@@ -387,11 +387,19 @@ pub const MAX_THREADS: u64 = 1024;
 /// outweigh the bytes, and memory grows with the input many times over.
 pub const MIN_CHUNK: u64 = 4096;
 
-/// The default chunk size for `threads` threads: eight chunks a thread, for balance,
-/// and at least 256 KiB, so that a chunk's fixed costs stay small.
+/// The default chunk size for `threads` threads: eight chunks a thread, for balance;
+/// at least 256 KiB, so that a chunk's fixed costs stay small; and at most
+/// [`MAX_DEFAULT_CHUNK`].
 pub fn default_size(len: usize, threads: usize) -> usize {
-    (len / (8 * threads.max(1))).max(256 << 10)
+    (len / (8 * threads.max(1))).clamp(256 << 10, MAX_DEFAULT_CHUNK)
 }
+
+/// The largest default chunk, in bytes. A thread decides after each chunk whether
+/// its GROUP BY table still pays or its rows are better set aside
+/// ([`crate::scatter`]); an eighth of a thread's share of a 1 GB file with ten
+/// million keys is a million rows, and its table would hold a million groups, past
+/// the cache and most of the query's heap, before the thread could first decide.
+pub const MAX_DEFAULT_CHUNK: usize = 8 << 20;
 
 /// Every core the process may use.
 pub fn available_threads() -> usize {

@@ -13,7 +13,7 @@ use crate::table::{GroupBy, Winner};
 use crate::{Parser, Record, Tier};
 
 /// How the query splits its input: threads, and the chunk size in bytes (0: the
-/// default, eight chunks a thread and at least 256 KiB).
+/// default, eight chunks a thread, from 256 KiB to 8 MiB).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Split {
     /// Threads.

@@ -79,7 +79,7 @@ pub fn split_args(command: Command) -> Command {
             .long("chunk")
             .value_name("BYTES")
             .value_parser(clap::value_parser!(u64).range(chunks::MIN_CHUNK..))
-            .help("bytes per chunk of the CSV, at least 4096 [default: eight chunks a thread, at least 256 KiB]"),
+            .help("bytes per chunk of the CSV, at least 4096 [default: eight chunks a thread, 256 KiB to 8 MiB]"),
     )
 }
 

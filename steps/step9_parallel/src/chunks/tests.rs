@@ -99,3 +99,14 @@ fn quote_parity_is_not_enough() {
     assert_eq!(plan(input, 12, 1, b',').parts[1].from, 18);
     assert_eq!(records(&[0, 13]), 4); // [k,v] [a"b,1] ["x\ny",2] and [y",2]
 }
+
+/// Eight chunks a thread, within the bounds: the smallest for a small input, the
+/// largest for a big one.
+#[test]
+fn default_chunks_are_eight_a_thread_within_their_bounds() {
+    assert_eq!(default_size(64 << 20, 2), 4 << 20);
+    assert_eq!(default_size(64 << 20, 1), MAX_DEFAULT_CHUNK);
+    assert_eq!(default_size(1 << 30, 2), MAX_DEFAULT_CHUNK);
+    assert_eq!(default_size(1 << 20, 2), 256 << 10);
+    assert_eq!(default_size(0, 0), 256 << 10);
+}

@@ -13,11 +13,12 @@ use crate::{Parser, Record, Tier};
 
 // ANCHOR: load_chunk
 /// The load's default chunk: at most 4 MiB, so that a chunk's dictionary stays small
-/// enough for the caches (about 80,000 records of the bench file). With step 9's
-/// default, eight chunks a thread, a chunk of the 1 GB file holds about a million
-/// distinct names, and every insert into its table misses the cache. Pass 2 gets
-/// faster as the chunks shrink to this size; smaller ones gain nothing more and
-/// give the interning more partitions' work (the chapter has the figures).
+/// enough for the caches (about 80,000 records of the bench file). Step 9's default
+/// is eight chunks a thread of up to twice this; with eight chunks a thread and no
+/// bound, a chunk of the 1 GB file held about a million distinct names, and every
+/// insert into its table missed the cache. Pass 2 gets faster as the chunks shrink
+/// to this size; smaller ones gain nothing more and give the interning more
+/// partitions' work (the chapter has the figures).
 pub const LOAD_CHUNK: usize = 4 << 20;
 
 /// `split`, its default chunk size ([`Split::chunk`] 0) capped at [`LOAD_CHUNK`].
