@@ -108,11 +108,15 @@ impl Rows {
         }
     }
 
-    /// Adds `row` in a new block.
+    /// Adds `row` in a new block: the first grows as a `Vec` does, up to a block's
+    /// rows, so that a short list stays short; the others are made whole.
     #[cold]
     #[inline(never)]
     fn push_block(&mut self, row: Parked) {
-        let mut block = Vec::with_capacity(BLOCK);
+        let mut block = match self.blocks.is_empty() {
+            true => Vec::new(),
+            false => Vec::with_capacity(BLOCK),
+        };
         block.push(row);
         self.blocks.push(block);
     }
