@@ -38,6 +38,16 @@ fn banner(what: &str, results: &Value) -> String {
     )
 }
 
+/// What a row's id ends with when it is a step that runs on every core, run on one
+/// thread: `step9_1thread`.
+const ONE_THREAD: &str = "_1thread";
+
+/// The id of the step whose run on one thread `id` is (`step9` for `step9_1thread`),
+/// or `None` for any other row.
+pub fn one_thread_of(id: &str) -> Option<&str> {
+    id.strip_suffix(ONE_THREAD)
+}
+
 /// A row's id in anchor names.
 pub fn row_id(row: &Value) -> String {
     let step = s(&row["step"]);
@@ -48,7 +58,7 @@ pub fn row_id(row: &Value) -> String {
         "limit" if row["threads"].as_u64().unwrap_or(1) > 1 => "limit_threads".to_string(),
         "limit" => "limit".to_string(),
         "step" if row["runs"].get(0).is_some_and(report::one_thread_of_many) => {
-            format!("{step}_1thread")
+            format!("{step}{ONE_THREAD}")
         }
         _ => step.to_string(),
     };

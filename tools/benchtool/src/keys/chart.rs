@@ -18,6 +18,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{Run, Series, machines};
 use crate::chart::FONT;
+use crate::figures::one_thread_of;
 
 /// The lines' colors, one per series in order: Tableau's ten, the pale ones (yellow,
 /// pink, grey) darkened so that a 2 px line still shows, and three more, so that the
@@ -165,9 +166,9 @@ fn styles(series: &[Series]) -> Vec<(RGBColor, bool)> {
     let mut next = COLORS.iter().cycle();
     let own: Vec<Option<RGBColor>> = series
         .iter()
-        .map(|x| match x.id.ends_with("_1thread") {
-            true => None,
-            false => next.next().copied(),
+        .map(|x| match one_thread_of(&x.id) {
+            Some(_) => None,
+            None => next.next().copied(),
         })
         .collect();
     series
@@ -176,8 +177,8 @@ fn styles(series: &[Series]) -> Vec<(RGBColor, bool)> {
         .map(|(x, color)| match color {
             Some(color) => (*color, false),
             None => {
-                let parent = x.id.strip_suffix("_1thread").unwrap_or(&x.id);
-                let at = series.iter().position(|p| p.id == parent);
+                let parent = one_thread_of(&x.id);
+                let at = series.iter().position(|p| Some(p.id.as_str()) == parent);
                 let color = at.and_then(|at| own[at]);
                 (
                     color.unwrap_or_else(|| *next.next().expect("a cycle")),
