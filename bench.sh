@@ -52,7 +52,7 @@ Options:
   --steps LIST   only these steps, e.g. 1,3,4 [default: every steps/stepN_* crate]
   --threads [N]  add a limit row counted on N threads [default N: every core], and
                  for each step that runs on every core (one that takes --threads:
-                 steps 9 and 10) a second row on one thread (its --threads 1), so
+                 steps 10 and 11) a second row on one thread (its --threads 1), so
                  that the table shows what the cores bring; those steps' own rows and
                  the peers use every core whatever N is (the table notes which rows
                  ran on more than one thread)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs NVRTC, NVIDIA's run-time CUDA compiler, without a GPU or a CUDA toolkit:
-# PyPI's nvidia-cuda-nvrtc-cu12 wheel carries libnvrtc.so.12. Step 11's test
+# PyPI's nvidia-cuda-nvrtc-cu12 wheel carries libnvrtc.so.12. Step 13's test
 # `tests/nvrtc.rs` compiles every kernel with it for compute_80 and compute_90, so a
 # kernel that does not compile fails CI on a machine with no GPU.
 #

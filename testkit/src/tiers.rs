@@ -5,7 +5,7 @@
 //! delimiter at each position around the 64-byte boundaries. A tier the CPU lacks
 //! runs as `portable` (and says so on stderr).
 //!
-//! The family needs what steps 7 to 10 carry alike: `blocks::{masks, prefix_xor,
+//! The family needs what steps 7 to 11 carry alike: `blocks::{masks, prefix_xor,
 //! prefix_xor_shifts, BLOCK, Tier}`, a `Parser` with `for_each_record_in(tier, ..)`
 //! and `stats()`, and `With<force::Scalar>` (and the other tiers) on the `Step`
 //! interface.

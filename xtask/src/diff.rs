@@ -18,7 +18,7 @@ pub fn diff(root: &Path, a: &str, b: &str) -> Result<(), String> {
             .ok_or(format!("no step {n}"))
     };
     let (a, b) = (find(a)?, find(b)?);
-    // A folder only one step has (step 11's kernels) is compared with an empty one, and
+    // A folder only one step has (step 13's kernels) is compared with an empty one, and
     // -N shows a file only one side has in full: new files are the idea too.
     let empty = root.join("target/stepdiff-empty");
     std::fs::create_dir_all(&empty).map_err(|e| format!("{}: {e}", empty.display()))?;

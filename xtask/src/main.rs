@@ -2,9 +2,9 @@
 //!
 //! - `cargo x ci`: exactly what `.ci/run` runs, in the same order: format check,
 //!   clippy, the API docs with every link resolved (`cargo doc`), the tests (the
-//!   README's test command), step 10's Arrow and Parquet
+//!   README's test command), step 11's Arrow and Parquet
 //!   exports (features `arrow` and `parquet`: clippy and their tests), step 7's tests under
-//!   AddressSanitizer, step 11's kernels compiled by NVRTC (no GPU needed;
+//!   AddressSanitizer, step 13's kernels compiled by NVRTC (no GPU needed;
 //!   `NVRTC_LIB_DIR` from `.ci/install-nvrtc.sh`), a smoke run of every step binary on
 //!   a small generated file and a `--records` check of every conformance case through
 //!   every step binary, the peers' answer check (`tools/peers/test_peers.py`),
@@ -23,7 +23,7 @@
 //! - `cargo x fuzz [SECONDS]`: builds the fuzz targets of `fuzz/` (nightly,
 //!   AddressSanitizer), seeds each one's corpus with `data/conformance/*.csv`, then runs
 //!   each for SECONDS (default 20). A crash fails it; see `fuzz/README.md`.
-//! - `cargo x nvrtc`: step 11's kernels compiled by NVRTC (the CI stage alone).
+//! - `cargo x nvrtc`: step 13's kernels compiled by NVRTC (the CI stage alone).
 //! - `cargo x handoff`: the columnar step's Parquet export read by Spark and
 //!   DataFusion, whose answers must be the parallel step's (`handoff.rs`).
 //! - `cargo x msrv`: every member's `rust-version` covers its dependencies' (and
@@ -65,7 +65,7 @@ fn main() -> ExitCode {
         ["diff", a, b] => diff::diff(&root, a, b),
         ["book", rest @ ..] => book::book(&root, rest),
         ["msrv"] => msrv::check(&root),
-        ["nvrtc"] => nvrtc_step11(&root),
+        ["nvrtc"] => nvrtc_step13(&root),
         ["handoff"] => handoff::handoff(&root),
         ["fuzz"] => fuzz::fuzz(&root, CI_FUZZ_SECONDS),
         ["fuzz", seconds] => match seconds.parse() {
@@ -164,7 +164,7 @@ fn ci(root: &Path) -> Result<(), String> {
         "cargo",
         &["doc", "--workspace", "--no-deps"],
     )?;
-    // The README's test command. REQUIRE_CXX=1: step 11's kernels run on the host's C++
+    // The README's test command. REQUIRE_CXX=1: step 13's kernels run on the host's C++
     // compiler (`tests/kernels_on_host.rs`), which must not skip in CI. CSV_FULL_TESTS=1:
     // the slow checks at their full size (`testkit::query_checks::full_tests`).
     run_env(
@@ -176,9 +176,9 @@ fn ci(root: &Path) -> Result<(), String> {
     // The workshop's exercises: the book's sections current, every stub red, every
     // step's body green.
     exercise::exercise(root, &["verify"])?;
-    arrow_step10(root)?;
+    arrow_step11(root)?;
     asan_step7(root)?;
-    nvrtc_step11(root)?;
+    nvrtc_step13(root)?;
     smoke(root)?;
     // The whole bench pipeline on a small file: every step, the baseline, the limit,
     // the peers (installed from PyPI on first use; REQUIRE_PEERS=1: a failed install
@@ -210,11 +210,11 @@ fn ci(root: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Step 10's Arrow and Parquet exports, which sit behind the features `arrow` and
-/// `parquet` (off by default, so that `cargo run -p step10` does not build those
+/// Step 11's Arrow and Parquet exports, which sit behind the features `arrow` and
+/// `parquet` (off by default, so that `cargo run -p step11` does not build those
 /// crates): clippy and their tests.
-fn arrow_step10(root: &Path) -> Result<(), String> {
-    let features = ["-p", "step10", "--features", "arrow,parquet"];
+fn arrow_step11(root: &Path) -> Result<(), String> {
+    let features = ["-p", "step11", "--features", "arrow,parquet"];
     run(
         root,
         "cargo",
@@ -237,11 +237,11 @@ fn arrow_step10(root: &Path) -> Result<(), String> {
     )
 }
 
-/// Step 11's kernels compiled by NVRTC for compute_80 and compute_90, with no GPU:
+/// Step 13's kernels compiled by NVRTC for compute_80 and compute_90, with no GPU:
 /// the tests of `tests/nvrtc.rs` with `REQUIRE_NVRTC=1`, so that a missing library fails here
 /// instead of skipping. The library is the folder `NVRTC_LIB_DIR`, which `.ci/run`
 /// sets from `.ci/install-nvrtc.sh` (run that script once to run this locally).
-fn nvrtc_step11(root: &Path) -> Result<(), String> {
+fn nvrtc_step13(root: &Path) -> Result<(), String> {
     let dir = std::env::var("NVRTC_LIB_DIR").map_err(|_| {
         "NVRTC_LIB_DIR is not set: export NVRTC_LIB_DIR=\"$(bash .ci/install-nvrtc.sh)\" (what .ci/run does)"
             .to_string()
@@ -251,19 +251,19 @@ fn nvrtc_step11(root: &Path) -> Result<(), String> {
         _ => dir,
     };
     println!(
-        "\n==> REQUIRE_NVRTC=1 LD_LIBRARY_PATH={library_path} cargo test -p step11 --test main nvrtc::"
+        "\n==> REQUIRE_NVRTC=1 LD_LIBRARY_PATH={library_path} cargo test -p step13 --test main nvrtc::"
     );
     let status = Command::new("cargo")
         .current_dir(root)
         .env("REQUIRE_NVRTC", "1")
         .env("LD_LIBRARY_PATH", &library_path)
-        .args(["test", "-p", "step11", "--test", "main", "nvrtc::"])
+        .args(["test", "-p", "step13", "--test", "main", "nvrtc::"])
         .status()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("step 11's NVRTC test failed ({status})"))
+        Err(format!("step 13's NVRTC test failed ({status})"))
     }
 }
 

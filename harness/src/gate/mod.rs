@@ -192,7 +192,7 @@ impl GateReport {
 /// The checks run on every core, on rayon's pool: the gate's 59,926 checks are
 /// independent, and a parallel step (7, 8) that takes its workers from the same pool
 /// then runs a check's chunks on the calling thread or a stealing one, instead of
-/// waking threads (see step 9's `map_chunks`). Which check failed first does not
+/// waking threads (see step 10's `map_chunks`). Which check failed first does not
 /// depend on the threads.
 ///
 /// # Errors

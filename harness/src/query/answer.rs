@@ -15,12 +15,12 @@ pub struct Group {
     /// `SUM(value)` over the non-NULL values; `None` when there were none (SQL NULL).
     pub sum: Option<f64>,
     /// `MIN(value)`; `None` when there was no non-NULL value (or the step did not
-    /// compute it: the baseline, step 11's device without `--agg min`).
+    /// compute it: the baseline, step 13's device without `--agg min`).
     pub min: Option<f64>,
     /// `MAX(value)`, as `min`.
     pub max: Option<f64>,
     /// `AVG(value)`: the sum over the non-NULL values divided by their number; from
-    /// an exact sum (steps 8 to 11) rounded once.
+    /// an exact sum (steps 8 to 13) rounded once.
     pub mean: Option<f64>,
 }
 

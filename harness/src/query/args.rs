@@ -10,7 +10,7 @@ use crate::run::cli::command;
 use crate::spec::dialect::Dialect;
 use crate::spec::step::Step;
 
-/// [`command`] for a query step (steps 5 to 11): `--json` prints the answer instead of
+/// [`command`] for a query step (steps 5 to 13): `--json` prints the answer instead of
 /// the row, and [`query_args`] name the query's columns.
 pub fn query_command<S: Step>() -> Command {
     read_args(query_args(command::<S>().mut_arg("json", |a| {
@@ -65,7 +65,7 @@ pub struct QueryOptions {
 }
 
 /// `command` with how the file is read: `--null TEXT` (repeatable) and
-/// `--no-header` (a query step's command has them; step 10's query over a table has
+/// `--no-header` (a query step's command has them; step 11's query over a table has
 /// not: its load read the file).
 pub fn read_args(command: Command) -> Command {
     command
@@ -146,7 +146,7 @@ pub fn query<'q>(matches: &'q ArgMatches, options: &'q QueryOptions) -> Query<'q
     }
 }
 
-/// `--delimiter`, where the command has it (step 10's query over a table has not: its
+/// `--delimiter`, where the command has it (step 11's query over a table has not: its
 /// load read the file).
 pub fn read_dialect(matches: &ArgMatches) -> Option<Dialect> {
     match matches.try_get_one::<Dialect>("delimiter") {

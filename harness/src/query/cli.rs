@@ -12,7 +12,7 @@
 //!
 //! Exit status: 0 on success; 1 when the gate fails, the query fails (its error printed,
 //! as JSON with `--json`), or the answer on step 1's parser differs; 2 when the file
-//! cannot be read; a step may add its own (step 11: 3 when a device was required).
+//! cannot be read; a step may add its own (step 13: 3 when a device was required).
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -52,7 +52,7 @@ pub trait QueryStep: Step {
     /// The message and the exit status, when the options cannot be honoured.
     fn config(matches: &ArgMatches) -> Result<Self::Config, (String, ExitCode)>;
 
-    /// A command of the step's own that is not the query (step 11's `--write-ptx`):
+    /// A command of the step's own that is not the query (step 13's `--write-ptx`):
     /// its exit status when `matches` ask for it, before the gate; `None` otherwise.
     fn own_command(_matches: &ArgMatches) -> Option<ExitCode> {
         None
@@ -84,7 +84,7 @@ pub trait QueryStep: Step {
     /// `--verbose`: what the step says about `path` before the timed runs of `query`.
     fn verbose(_path: &Path, _query: Query<'_>, _config: &Self::Config) {}
 
-    /// What the step says after the timed runs, `times` long (step 11's `--verbose`:
+    /// What the step says after the timed runs, `times` long (step 13's `--verbose`:
     /// the last run's stages).
     fn after_runs(_path: &Path, _config: &Self::Config, _times: &[Duration]) {}
 
@@ -100,7 +100,7 @@ pub trait QueryStep: Step {
 pub enum RunError {
     /// The file could not be read: exit status 2.
     File(Error),
-    /// The step's own machinery failed (step 11: a CUDA call), in words: exit status 1.
+    /// The step's own machinery failed (step 13: a CUDA call), in words: exit status 1.
     Step(String),
 }
 

@@ -241,7 +241,7 @@ impl fmt::Display for QueryError {
 
 /// `error` with `"line"` and `"byte"` added, as the message gives them; left out when
 /// the line is 0, which no record has: the query read a source that kept no lines
-/// or offsets (step 10's table).
+/// or offsets (step 11's table).
 fn with_place(mut error: Value, line: u64, byte: u64) -> Value {
     if line != 0 {
         error["line"] = line.into();
@@ -264,7 +264,7 @@ fn shell_word(text: &str) -> String {
 
 /// Where an error is, for a message: `line 7 (record 5, byte 130)`, or `record 5`
 /// when the line is 0, which no record has: the query read a source that kept no
-/// lines or offsets (step 10's table).
+/// lines or offsets (step 11's table).
 fn at(line: u64, record: u64, byte: u64) -> String {
     match line {
         0 => format!("record {record}"),

@@ -38,7 +38,7 @@ pub struct Query<'q> {
     /// Whether the first record is a header (`--no-header`: false, and the columns
     /// are named by position).
     pub header: bool,
-    /// The aggregates printed (`--agg`); every step computes them all but step 11's
+    /// The aggregates printed (`--agg`); every step computes them all but step 13's
     /// device, which leaves MIN and MAX to the host when they are asked for.
     pub aggs: Aggs,
 }

@@ -58,7 +58,7 @@ pub fn command<S: Step>() -> Command {
         .arg(delimiter_arg())
 }
 
-/// `--delimiter C` (`-d`): every step's, and step 10's `load` command's.
+/// `--delimiter C` (`-d`): every step's, and step 11's `load` command's.
 pub fn delimiter_arg() -> Arg {
     Arg::new("delimiter")
         .long("delimiter")
@@ -213,7 +213,7 @@ pub fn explain_sigbus(path: &Path) {
 }
 
 /// [`explain_sigbus`] with the line `message`: for what is mapped besides an input
-/// file (step 10's tables).
+/// file (step 11's tables).
 pub fn explain_sigbus_with(message: String) {
     let message = format!("\n{message}\n");
     if SIGBUS_MESSAGE.set(message).is_err() {

@@ -283,7 +283,7 @@ mod tests {
     #[test]
     fn each_form_of_a_speed_is_caught_with_its_line() {
         let text = "intro\n\
-                    step 9 at 3.5 GB/s and 12 Mrows/s\n\
+                    step 10 at 3.5 GB/s and 12 Mrows/s\n\
                     step 7's 738 (5.8x), and 1.97 times step 5\n\
                     a 2x speedup elsewhere\n\
                     1.2x faster than step 5\n";

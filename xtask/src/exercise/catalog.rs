@@ -301,9 +301,9 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step9-transition",
+        name: "step10-transition",
         step: 9,
-        step_dir: "steps/step9_parallel",
+        step_dir: "steps/step10_parallel",
         file: "src/chunks.rs",
         anchor: "transition",
         title: "A chunk's transition function",
@@ -314,7 +314,7 @@ pub const EXERCISES: &[Exercise] = &[
                chunk's quotes; the fast version notices that after most first bytes four of \
                the five runs are the same.",
         tests: &["chunks"],
-        checks: "the gate (step 9 parses in chunks, so every case crosses chunk boundaries), \
+        checks: "the gate (step 10 parses in chunks, so every case crosses chunk boundaries), \
                  the step's unit tests (against a byte-at-a-time oracle) and the chunk tests",
         env: &[],
         hints: &[
@@ -324,9 +324,9 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step10-intern",
+        name: "step11-intern",
         step: 10,
-        step_dir: "steps/step10_columnar",
+        step_dir: "steps/step11_columnar",
         file: "src/splayed/symbols.rs",
         anchor: "local_intern",
         title: "A chunk's dictionary",
@@ -336,7 +336,7 @@ pub const EXERCISES: &[Exercise] = &[
                only the ids.",
         tests: &["round_trip", "query"],
         checks: "the step's unit tests (first-occurrence order whatever the chunks and \
-                 threads), the round-trip tests (load then query against step 9's answer) and the \
+                 threads), the round-trip tests (load then query against step 10's answer) and the \
                  query tests",
         env: &[],
         hints: &[
@@ -346,9 +346,9 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step10-number-in-order",
+        name: "step11-number-in-order",
         step: 10,
-        step_dir: "steps/step10_columnar",
+        step_dir: "steps/step11_columnar",
         file: "src/splayed/symbols.rs",
         anchor: "number_in_order",
         title: "Symbols numbered by first occurrence",
@@ -367,9 +367,9 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
-        name: "step11-process-tile",
+        name: "step13-process-tile",
         step: 11,
-        step_dir: "steps/step11_gpu",
+        step_dir: "steps/step13_gpu",
         file: "src/tiles.rs",
         anchor: "process_tile",
         title: "A tile's transition function and row bitmap (CPU twin)",

@@ -6,8 +6,8 @@
 //! the binary of every step (`cargo test --workspace --lib --test main --no-run`),
 //! not only the exercise's step: cargo resolves the features of shared dependencies
 //! from the packages a command names, so `-p step2` alone and `-p step4` alone would
-//! each build the harness, its dependencies and the test kit again (steps 4 to 10 add
-//! `criterion`, step 11 `cudarc`). Naming the whole workspace, every check shares one
+//! each build the harness, its dependencies and the test kit again (steps 4 to 11 add
+//! `criterion`, step 13 `cudarc`). Naming the whole workspace, every check shares one
 //! build of each with `prefetch`, with the README's `cargo test --workspace` and with
 //! CI's test stage, and recompiles only the step that changed. Then it runs the
 //! exercise's step's two test binaries itself (cargo's own run would name one package
@@ -247,7 +247,7 @@ pub fn check(root: &Path, e: &Exercise) -> Result<(), String> {
 /// `start`) on the bench file, one after the other, each the best of three runs: the
 /// same dev build for both, so the ratio is the point, not the figure. One round, not
 /// several interleaved: each run of a step binary first reads the whole file once
-/// more to compare its fingerprint with the reference's, which at step 9's speed
+/// more to compare its fingerprint with the reference's, which at step 10's speed
 /// makes a round about six seconds.
 fn speed(root: &Path, e: &Exercise, yours_bin: &Path) {
     let mb_per_s = |bin: &Path| -> Option<f64> {
@@ -279,7 +279,7 @@ fn speed(root: &Path, e: &Exercise, yours_bin: &Path) {
         y / s
     );
     if e.step == 8 {
-        println!("  (step 10's row times the load, CSV to table)");
+        println!("  (step 11's row times the load, CSV to table)");
     }
 }
 
@@ -333,7 +333,7 @@ mod tests {
 
     #[test]
     fn a_check_builds_every_step_and_filters_main_to_its_families() {
-        let e = super::super::catalog::find("step10-intern").unwrap();
+        let e = super::super::catalog::find("step11-intern").unwrap();
         assert_eq!(filters(e).join(" "), "gate:: round_trip:: query::");
         assert_eq!(
             build_args().join(" "),

@@ -101,8 +101,8 @@ fn has_changes(root: &Path, rel: &str) -> Option<bool> {
 /// text.
 ///
 /// One exercise at a time: the gate runs the whole step, so a second stub in the
-/// same step would keep the first exercise red; step 10's tests compare with step 7's
-/// answers, so a stub in step 7 turns step 10 red; and a check builds the whole
+/// same step would keep the first exercise red; step 11's tests compare with step 7's
+/// answers, so a stub in step 7 turns step 11 red; and a check builds the whole
 /// workspace's tests in one command ([`check`]), so a half-written body in one step
 /// would stop another's check from compiling.
 pub(super) fn refusal(root: &Path, e: &Exercise) -> Option<String> {

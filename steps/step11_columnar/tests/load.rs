@@ -1,0 +1,281 @@
+//! The load's errors and where it writes: an error names the record, line, column
+//! and text; a load never overwrites a directory, leaves nothing behind when it fails,
+//! is interrupted or cannot write, and removes what a killed load left; the bench
+//! refuses a missing TMPDIR.
+
+use std::path::Path;
+
+use step11::query::{self, Query, Split};
+use step11::splayed::error::TableError;
+use step11::splayed::load::{LoadOptions, load, parse_schema, temporary_dir};
+use step11::splayed::scan::Table;
+use step11::splayed::types::ColumnType;
+
+use crate::common::{split, table_dir, write_generated};
+
+#[test]
+fn load_errors_name_record_line_column_and_text() {
+    let dir = table_dir("load-errors");
+    let ragged = b"a,b\n1,2\n3\n";
+    let e = load(ragged, &dir, &split(2, 3)).unwrap_err();
+    assert_eq!(
+        e.to_json(),
+        query::run(
+            ragged,
+            Query {
+                group_by: "a",
+                sum: "b",
+                ..Default::default()
+            }
+        )
+        .unwrap_err()
+        .to_json()
+    );
+    let csv = b"a,b\n1,2\n3,\"x\ny\"\n";
+    let options = LoadOptions {
+        split: Some(Split {
+            threads: 2,
+            chunk: 4,
+        }),
+        schema: parse_schema("b=int64").unwrap(),
+        ..LoadOptions::default()
+    };
+    let e = load(csv, &dir, &options).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        r#"line 3 (record 2, byte 10), column "b": "x\ny" is not of type int64"#
+    );
+    assert!(
+        !dir.exists() && !temporary_dir(&dir).exists(),
+        "nothing left behind"
+    );
+    assert!(parse_schema("b=varchar").is_err());
+    assert_eq!(
+        parse_schema("b=int64,b=string").unwrap_err().to_string(),
+        parse_schema("b=int64,a=bool,b=int64")
+            .unwrap_err()
+            .to_string()
+    );
+    assert!(
+        parse_schema("b=int64,b=string")
+            .unwrap_err()
+            .to_string()
+            .contains(r#"the column "b" is given a type twice"#)
+    );
+    assert!(parse_schema("b").is_err());
+    let e = load(
+        csv,
+        &dir,
+        &LoadOptions {
+            schema: parse_schema("c=int64").unwrap(),
+            ..split(1, 0)
+        },
+    );
+    assert!(e.unwrap_err().to_string().contains("no column named \"c\""));
+    let e = load(b"", &dir, &split(1, 0)).unwrap_err();
+    assert!(e.to_string().contains("no header"), "{e}");
+    // A schema can make a column a string, or any number a float64.
+    let options = LoadOptions {
+        schema: parse_schema("a=string,b=float64").unwrap(),
+        ..split(1, 0)
+    };
+    load(b"a,b\n1,2\n", &dir, &options).unwrap();
+    let types: Vec<_> = Table::open(&dir)
+        .unwrap()
+        .manifest
+        .columns
+        .iter()
+        .map(|c| c.ty)
+        .collect();
+    assert_eq!(
+        types,
+        [ColumnType::String, ColumnType::Decimal { scale: 0 }]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_load_never_overwrites_and_an_unfinished_one_is_no_table() {
+    let dir = table_dir("crash");
+    std::fs::create_dir_all(&dir).unwrap();
+    assert!(matches!(
+        load(b"a\n1\n", &dir, &split(1, 0)),
+        Err(TableError::Exists(_))
+    ));
+    // A directory with column files but no manifest: what a crash would leave.
+    std::fs::write(dir.join("col0.values"), [0u8; 8]).unwrap();
+    let e = Table::open(&dir).err().expect("no manifest, no table");
+    assert!(e.to_string().contains("manifest.json"), "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    // A column file of the wrong size is noticed.
+    load(b"a,b\nx,1\n", &dir, &split(1, 0)).unwrap();
+    std::fs::write(dir.join("col1.values"), [0u8; 4]).unwrap();
+    let table = Table::open(&dir).unwrap();
+    assert!(
+        table
+            .column(1)
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("the manifest says 8")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The staging directories beside `dir` (`.NAME.loading-PID`).
+fn stagings(dir: &Path) -> Vec<String> {
+    let prefix = format!(".{}.loading-", dir.file_name().unwrap().to_str().unwrap());
+    let mut found: Vec<String> = std::fs::read_dir(dir.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|name| name.starts_with(&prefix))
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn an_interrupted_load_removes_its_staging_and_the_next_load_a_killed_ones() {
+    let dir = table_dir("killed");
+    let csv = dir.with_extension("csv");
+    write_generated(&csv, 300_000, 7);
+    let load = |dir: &Path| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_step11"));
+        command
+            .args(["load", "--threads", "1", "--no-guess"])
+            .arg(&csv)
+            .arg(dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        command
+    };
+
+    // A load started, once it has made its staging directory.
+    let started = || {
+        let child = load(&dir).spawn().unwrap();
+        let start = std::time::Instant::now();
+        while stagings(&dir).is_empty() && start.elapsed().as_secs() < 60 {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        child
+    };
+    // Ctrl-C (SIGINT) and SIGTERM: the load removes its staging directory and says so.
+    for signal in ["-INT", "-TERM"] {
+        let child = started();
+        let staging = dir.with_file_name(&stagings(&dir)[0]);
+        let sent = std::process::Command::new("kill")
+            .args([signal, &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(130), "{signal}: {stderr}");
+        assert!(
+            stderr.contains(&format!("interrupted: removed {}", staging.display())),
+            "{signal}: {stderr}"
+        );
+        assert!(stagings(&dir).is_empty() && !dir.exists(), "{signal}");
+    }
+    // kill -9: no handler runs, and the staging directory stays.
+    let mut child = started();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let left = stagings(&dir);
+    assert_eq!(left.len(), 1, "a killed load leaves its staging: {left:?}");
+    assert!(!dir.exists(), "and no table under the table's name");
+    // A staging directory of a load still running (process 1 always runs) is kept.
+    let running = dir.with_file_name(format!(
+        ".{}.loading-1",
+        dir.file_name().unwrap().to_str().unwrap()
+    ));
+    std::fs::create_dir(&running).unwrap();
+    let out = load(&dir).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "removed {}",
+            dir.with_file_name(&left[0]).display()
+        )) && stderr.contains("a load that no longer runs"),
+        "the load says what it removed: {stderr}"
+    );
+    assert_eq!(
+        stagings(&dir),
+        [running.file_name().unwrap().to_str().unwrap()]
+    );
+    assert!(Table::open(&dir).is_ok(), "the second load's table");
+    std::fs::remove_dir_all(&running).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+}
+
+#[test]
+fn the_bench_refuses_a_missing_tmpdir_and_does_not_create_it() {
+    let csv = table_dir("tmpdir").with_extension("csv");
+    std::fs::write(&csv, b"category,value\na,1\nb,2\n").unwrap();
+    let missing = std::env::temp_dir().join(format!("step11-no-such-tmp-{}", std::process::id()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_step11"))
+        .arg(&csv)
+        .args(["--runs", "1"])
+        .env("TMPDIR", &missing)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "the scratch directory {} (TMPDIR) does not exist",
+            missing.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!missing.exists(), "TMPDIR was created");
+    std::fs::remove_file(&csv).unwrap();
+}
+
+#[test]
+fn a_load_where_it_cannot_write_says_so_and_leaves_nothing() {
+    let base = table_dir("unwritable");
+    std::fs::create_dir(&base).unwrap();
+    let csv = base.join("in.csv");
+    std::fs::write(&csv, b"category,value\na,1\nb,2\n").unwrap();
+    // A folder that is a file: refused on any account, root's included.
+    let file = base.join("a-file");
+    std::fs::write(&file, b"").unwrap();
+    let mut targets = vec![file.join("table")];
+    // A folder without write permission: only a user other than root is refused.
+    // SAFETY: `geteuid` reads the process's user id and cannot fail.
+    let root = unsafe { libc::geteuid() } == 0;
+    let read_only = base.join("read-only");
+    std::fs::create_dir(&read_only).unwrap();
+    if !root {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o555)).unwrap();
+        targets.push(read_only.join("table"));
+    }
+    for target in &targets {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_step11"))
+            .arg("load")
+            .arg(&csv)
+            .arg(target)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{}: {stderr}", target.display());
+        assert!(
+            stderr.contains("cannot write"),
+            "{}: {stderr}",
+            target.display()
+        );
+        assert!(!target.exists(), "{}", target.display());
+    }
+    let left: Vec<_> = std::fs::read_dir(&read_only).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    if !root {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    std::fs::remove_dir_all(&base).unwrap();
+}

@@ -1,0 +1,23 @@
+//! step11's tests, in one binary: a module per family. (A file under `tests/` is
+//! a module here, not a binary of its own: `autotests = false` in `Cargo.toml`, so
+//! that the crate links one test binary instead of one per file. The allocation
+//! checks are the exception: `tests/alloc.rs` counts with a process-global
+//! allocator, so it is a binary of its own.)
+
+mod arrow;
+mod bad_input;
+mod bad_input_cli;
+mod common;
+mod damaged;
+mod first_error;
+mod gate;
+mod guess;
+mod load;
+mod parquet;
+mod query;
+mod round_trip;
+mod sealed;
+mod text;
+mod tiers;
+mod typed;
+mod r#where;

@@ -1,0 +1,14 @@
+//! step13's tests, in one binary: a module per family. (A file under `tests/` is
+//! a module here, not a binary of its own: `autotests = false` in `Cargo.toml`, so
+//! that the crate links one test binary instead of one per file.)
+
+mod bad_input;
+mod bad_input_cli;
+mod device;
+mod gate;
+mod kernels_on_host;
+mod multi_tile;
+mod nvrtc;
+mod query;
+mod tiles;
+mod twin_vs_kernel;
