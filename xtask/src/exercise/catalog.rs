@@ -9,7 +9,7 @@ pub struct Exercise {
     /// What a learner types: `cargo x exercise check step4-flag-bytes`. Also the
     /// folder of its state under `target/exercises/`.
     pub name: &'static str,
-    /// The step it comes from: 2..=10.
+    /// The step it comes from: 2..=13.
     pub step: u32,
     /// The step's folder, from the workspace root.
     pub step_dir: &'static str,
@@ -302,7 +302,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step10-transition",
-        step: 9,
+        step: 10,
         step_dir: "steps/step10_parallel",
         file: "src/chunks.rs",
         anchor: "transition",
@@ -325,7 +325,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step11-intern",
-        step: 10,
+        step: 11,
         step_dir: "steps/step11_columnar",
         file: "src/splayed/symbols.rs",
         anchor: "local_intern",
@@ -347,7 +347,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step11-number-in-order",
-        step: 10,
+        step: 11,
         step_dir: "steps/step11_columnar",
         file: "src/splayed/symbols.rs",
         anchor: "number_in_order",
@@ -368,7 +368,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step13-process-tile",
-        step: 11,
+        step: 13,
         step_dir: "steps/step13_gpu",
         file: "src/tiles.rs",
         anchor: "process_tile",
