@@ -15,18 +15,22 @@
 //! order:  [1, 0, 2]               the key order: books, fish, games
 //! ```
 //!
-//! A step's table hands its groups to a [`GroupsBuilder`] in any order; `finish` sorts
-//! their numbers once, by their first 16 bytes as one big-endian `u128` (an integer
-//! compare for nearly every pair, with the keys' bytes read only on a tie). Nothing
-//! is moved into key order: with a million groups, copying every key and group to
-//! its sorted place reads them all at random and writes a second answer, which costs
-//! more than the sort. For the same reason a step that builds its answer in parts, a
-//! builder per thread or partition, keeps the parts as they are
+//! A step's table hands its groups to a [`GroupsBuilder`] in any order, and the answer
+//! is complete when the last group is pushed: a query's timed pass ends there, as a
+//! peer's (Polars, DuckDB) does with its groups unordered. The key order is made on
+//! first use ([`Groups::sort`], or any read in key order), apart from the timed pass:
+//! their numbers are sorted once, by their first 16 bytes as one big-endian `u128` (an
+//! integer compare for nearly every pair, with the keys' bytes read only on a tie).
+//! Nothing is moved into key order: with a million groups, copying every key and group
+//! to its sorted place reads them all at random and writes a second answer, which
+//! costs more than the sort. For the same reason a step that builds its answer in
+//! parts, a builder per thread or partition, keeps the parts as they are
 //! ([`GroupsBuilder::finish_parts`]): the answer is their segments, and `order` says
 //! which part and which group in it come next.
 
 use std::fmt;
 use std::ops::Index;
+use std::sync::OnceLock;
 
 use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
 
@@ -39,8 +43,10 @@ use crate::query::error::QueryError;
 pub struct Groups {
     /// The builders the groups were pushed to, each a segment of the answer.
     parts: Vec<GroupsBuilder>,
-    /// `(part, group number in it)` of each group, in key order.
-    order: Vec<(u32, u32)>,
+    /// `(part, group number in it)` of each group, in key order: made on first use.
+    order: OnceLock<Vec<(u32, u32)>>,
+    /// Whether the order is sorted on every core of rayon's pool.
+    parallel: bool,
 }
 
 /// Two answers are equal when they hold the same keys with equal groups, whatever
@@ -64,22 +70,36 @@ impl Groups {
             keys: Vec::with_capacity(key_bytes),
             ends: Vec::with_capacity(groups),
             groups: Vec::with_capacity(groups),
+            infinite: false,
         }
     }
 
     /// Groups in the answer.
     pub fn len(&self) -> usize {
-        self.order.len()
+        self.parts.iter().map(GroupsBuilder::len).sum()
     }
 
     /// True when the answer has no group.
     pub fn is_empty(&self) -> bool {
-        self.order.is_empty()
+        self.parts.iter().all(GroupsBuilder::is_empty)
+    }
+
+    /// Orders the groups by key now, unless that was done already: every read in key
+    /// order does it on first use, and a caller that times the query calls this after
+    /// the timed pass, to time the ordering apart (`--verbose` shows it).
+    pub fn sort(&self) {
+        self.order();
+    }
+
+    /// `(part, group number in it)` of each group, in key order.
+    fn order(&self) -> &[(u32, u32)] {
+        self.order
+            .get_or_init(|| Groups::sorted(&self.parts, self.parallel))
     }
 
     /// The part and the group number in it of the `i`-th group in key order.
     fn at(&self, i: usize) -> (&GroupsBuilder, usize) {
-        let (part, j) = self.order[i];
+        let (part, j) = self.order()[i];
         (&self.parts[part as usize], j as usize)
     }
 
@@ -133,8 +153,10 @@ impl Groups {
                 std::cmp::Ordering::Less => low = mid + 1,
                 std::cmp::Ordering::Greater => high = mid,
                 std::cmp::Ordering::Equal => {
-                    let (part, j) = self.order[mid];
-                    return Some(&mut self.parts[part as usize].groups[j as usize]);
+                    let (part, j) = self.order()[mid];
+                    let part = &mut self.parts[part as usize];
+                    part.infinite = true; // the caller may change the sum: look again
+                    return Some(&mut part.groups[j as usize]);
                 }
             }
         }
@@ -149,15 +171,10 @@ impl Groups {
     /// [`QueryError::SumOutOfRange`].
     pub fn check_exact_sums(&self, column: &str) -> Result<(), QueryError> {
         let infinite = |g: &Group| g.sum.is_some_and(f64::is_infinite);
-        // The groups in their own order first (the parts of an answer built in parts
-        // on every core): with a million groups, key order would read each of them
-        // at random, and nearly every answer has none.
-        let any = |part: &GroupsBuilder| part.groups.iter().any(infinite);
-        let found = match self.parts.len() {
-            0 | 1 => self.parts.iter().any(any),
-            _ => self.parts.par_iter().any(any),
-        };
-        if !found {
+        // Each builder noted an infinite sum as it was pushed: nearly every answer
+        // has none, and is not read again for it (nor ordered, which the first
+        // such key in key order needs).
+        if !self.parts.iter().any(|part| part.infinite) {
             return Ok(());
         }
         match self.iter().find(|(_, g)| infinite(g)) {
@@ -181,6 +198,8 @@ pub struct GroupsBuilder {
     keys: Vec<u8>,
     ends: Vec<usize>,
     groups: Vec<Group>,
+    /// Whether a group with an infinite sum was pushed ([`Groups::check_exact_sums`]).
+    infinite: bool,
 }
 
 impl GroupsBuilder {
@@ -189,6 +208,7 @@ impl GroupsBuilder {
     pub fn push(&mut self, key: &[u8], group: Group) {
         self.keys.extend_from_slice(key);
         self.ends.push(self.keys.len());
+        self.infinite |= group.sum.is_some_and(f64::is_infinite);
         self.groups.push(group);
     }
 
@@ -202,17 +222,26 @@ impl GroupsBuilder {
         self.groups.is_empty()
     }
 
-    /// The groups in key order. The keys pushed must be distinct.
+    /// The answer of the groups pushed, whose keys must be distinct; ordered by key
+    /// on first use ([`Groups::sort`]).
     pub fn finish(self) -> Groups {
-        Groups::distinct(vec![self], false)
+        Groups {
+            parts: vec![self],
+            order: OnceLock::new(),
+            parallel: false,
+        }
     }
 
-    /// The groups of every builder of `parts` in key order (keys distinct across all
-    /// of them), sorted on every core of rayon's pool: for a step that builds its
-    /// answer in parts on every core. The parts become the answer's segments as they
-    /// are: no group or key is copied.
+    /// The answer of the groups of every builder of `parts` (keys distinct across all
+    /// of them), ordered on first use on every core of rayon's pool: for a step that
+    /// builds its answer in parts on every core. The parts become the answer's
+    /// segments as they are: no group or key is copied.
     pub fn finish_parts(parts: Vec<GroupsBuilder>) -> Groups {
-        Groups::distinct(parts, true)
+        Groups {
+            parts,
+            order: OnceLock::new(),
+            parallel: true,
+        }
     }
 
     fn key(&self, i: usize) -> &[u8] {
@@ -246,7 +275,7 @@ fn tie(parts: &[GroupsBuilder], a: &Sortable, b: &Sortable) -> std::cmp::Orderin
 impl Groups {
     /// The groups of `parts` sorted by key (`parallel`: on every core), a group's
     /// place in its part breaking a tie between equal keys.
-    fn sort(parts: &[GroupsBuilder], parallel: bool) -> Vec<Sortable> {
+    fn sort_prefixes(parts: &[GroupsBuilder], parallel: bool) -> Vec<Sortable> {
         use rayon::slice::ParallelSliceMut;
         let mut order = Vec::with_capacity(parts.iter().map(GroupsBuilder::len).sum());
         for (p, part) in parts.iter().enumerate() {
@@ -262,20 +291,19 @@ impl Groups {
         order
     }
 
-    /// The answer of `parts`, whose keys are distinct.
-    fn distinct(parts: Vec<GroupsBuilder>, parallel: bool) -> Groups {
-        let order = Groups::sort(&parts, parallel);
+    /// The key order of `parts`, whose keys are distinct.
+    fn sorted(parts: &[GroupsBuilder], parallel: bool) -> Vec<(u32, u32)> {
+        let order = Groups::sort_prefixes(parts, parallel);
         let key = |&(_, p, j): &Sortable| parts[p as usize].key(j as usize);
         debug_assert!(
             order.windows(2).all(|w| key(&w[0]) != key(&w[1])),
             "a key was pushed twice"
         );
-        let order = if parallel {
+        if parallel {
             order.par_iter().map(|&(_, p, j)| (p, j)).collect()
         } else {
             order.iter().map(|&(_, p, j)| (p, j)).collect()
-        };
-        Groups { parts, order }
+        }
     }
 }
 
@@ -311,26 +339,12 @@ fn prefix_at(keys: &[u8], start: usize, end: usize) -> u128 {
 /// `BTreeMap` would. For tests and small answers; a table uses [`GroupsBuilder`].
 impl FromIterator<(Vec<u8>, Group)> for Groups {
     fn from_iter<I: IntoIterator<Item = (Vec<u8>, Group)>>(items: I) -> Groups {
-        let mut builder = Groups::builder(0, 0);
-        for (key, group) in items {
+        let map: std::collections::BTreeMap<Vec<u8>, Group> = items.into_iter().collect();
+        let mut builder = Groups::builder(map.len(), 0);
+        for (key, group) in map {
             builder.push(&key, group);
         }
-        let order = Groups::sort(std::slice::from_ref(&builder), false);
-        // Within a run of equal keys the numbers ascend: keep the last of each run.
-        let last = order
-            .iter()
-            .enumerate()
-            .filter(|&(k, &(_, _, i))| {
-                order.get(k + 1).is_none_or(|&(_, _, next)| {
-                    builder.key(next as usize) != builder.key(i as usize)
-                })
-            })
-            .map(|(_, &(_, p, i))| (p, i))
-            .collect::<Vec<_>>();
-        Groups {
-            parts: vec![builder],
-            order: last,
-        }
+        builder.finish()
     }
 }
 
@@ -410,6 +424,26 @@ mod tests {
         }
         assert_eq!(groups.get(b"abc"), None);
         assert_eq!(groups.len(), keys.len());
+    }
+
+    /// A finished answer is complete but unordered: the order is made on first use
+    /// (or by `sort`), once, and reads the same groups either way.
+    #[test]
+    fn the_key_order_is_made_on_first_use() {
+        let mut builder = Groups::builder(0, 0);
+        for (i, key) in [&b"c"[..], b"a", b"b"].iter().enumerate() {
+            builder.push(key, group(i as u64));
+        }
+        let groups = builder.finish();
+        assert_eq!(groups.len(), 3);
+        assert!(groups.order.get().is_none());
+        groups.sort();
+        assert_eq!(groups.order.get().map(Vec::len), Some(3));
+        let keys: Vec<&[u8]> = groups.keys().collect();
+        assert_eq!(keys, [b"a", b"b", b"c"]);
+        let parts = GroupsBuilder::finish_parts(vec![Groups::builder(0, 0); 2]);
+        assert!(parts.order.get().is_none() && parts.is_empty());
+        assert_eq!(parts.len(), 0);
     }
 
     #[test]

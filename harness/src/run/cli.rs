@@ -88,6 +88,7 @@ impl Options {
 /// The `main` of a parsing step. Exit status: 0 on success; 1 when the gate fails, the
 /// fingerprint differs or the input breaks the dialect; 2 when a file can't be read.
 pub fn run<S: Step>() -> ExitCode {
+    crate::run::alloc::keep_freed_memory();
     let options = Options::from_matches(&command::<S>().get_matches());
     if let Some(path) = &options.records {
         return dump_records::<S>(path, options.dialect);
