@@ -301,6 +301,30 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
+        name: "step9-merge",
+        step: 9,
+        step_dir: "steps/step9_groups",
+        file: "src/merge.rs",
+        anchor: "merge",
+        title: "Each partition added up alone",
+        task: "Write `merge`: the answer of the table and of the rows set aside, partition \
+               by partition. A key's partition is the same bits of its hash for the table's \
+               groups (`GroupTable::partitions`) and for the rows (`Scattered::part`), so each \
+               partition can be added up alone, in one small table that is reset for the \
+               next (`GroupTable::reset`), and handed to the answer as one builder \
+               (`GroupsBuilder::finish_parts`).",
+        tests: &["query"],
+        checks: "the step's unit tests (rows set aside merge as if added in place; keys that \
+                 all fall in one partition) and the query tests (many keys set aside, keys that \
+                 come back, every answer against step 1's parser)",
+        env: &[],
+        hints: &[
+            "the rows were written with non-temporal stores: `scattered.seal()` before reading them",
+            "`table.partitions(bits)` gives, for each partition, the numbers of the table's groups in it; `table.group(n)` gives a group's key and accumulator",
+            "for each partition: reset one table for its groups and rows, merge the table's accumulators into it (`Acc::merge`), add each row (`Number::Fixed(row.value)` under `row.key(input)`), then push `to_builder()` to the parts",
+        ],
+    },
+    Exercise {
         name: "step10-transition",
         step: 10,
         step_dir: "steps/step10_parallel",

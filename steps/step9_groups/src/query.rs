@@ -1,0 +1,496 @@
+//! The payoff query, end to end from the bytes:
+//! `SELECT key, COUNT(*), SUM(value) GROUP BY key`, over the field views of this
+//! step's parser, with the values parsed straight from the views ([`crate::value`])
+//! and the groups kept in a table ([`crate::table`]), or, once the groups are too many
+//! for it, the rows set aside by partition ([`crate::scatter`]) and added up
+//! partition by partition at the end ([`crate::merge`]).
+
+use std::borrow::Cow;
+
+use harness::query::{Groups, Place, QueryError};
+use harness::spec::dialect::{QUOTE, bom_len};
+
+use crate::exact::{Number, parse_number};
+use crate::lanes16::parse_simd_fixed;
+use crate::machine::State;
+use crate::project::{Row, raw_cooked};
+use crate::scatter::{self, Scattered};
+use crate::table::{GroupBy, GroupTable, Winner};
+use crate::{Parser, Record, Tier};
+
+/// Which columns the query groups by and sums: the harness's, as every query step's.
+pub use harness::query::Query;
+
+/// A record as the aggregation sees it: a number of fields and their cooked bytes.
+/// This step's views and step 1's owned records both provide it, so the same
+/// aggregation runs on both parsers (the speedup and the first cross-check).
+pub trait Fields {
+    /// Fields in the record.
+    fn width(&self) -> usize;
+    /// The cooked bytes of field `k` (borrowed wherever the parser allows).
+    fn cooked(&self, k: usize) -> Cow<'_, [u8]>;
+}
+
+impl Fields for Record<'_, '_> {
+    fn width(&self) -> usize {
+        Record::len(self)
+    }
+    fn cooked(&self, k: usize) -> Cow<'_, [u8]> {
+        self.field(k).cooked()
+    }
+}
+
+impl Fields for [Vec<u8>] {
+    fn width(&self) -> usize {
+        <[Vec<u8>]>::len(self)
+    }
+    fn cooked(&self, k: usize) -> Cow<'_, [u8]> {
+        Cow::Borrowed(&self[k])
+    }
+}
+
+/// The aggregation, one record at a time: the header names the columns, every
+/// other record adds to its group.
+pub struct Aggregator<'q, T = Winner> {
+    query: Query<'q>,
+    /// `(key column, value column, header width)` once the header is read.
+    columns: Option<(usize, usize, usize)>,
+    records: u64,
+    table: T,
+    /// The rows set aside instead of added, once the table no longer pays
+    /// ([`crate::scatter`]).
+    scattered: Option<Scattered>,
+    /// The table's groups and the records at the last review ([`Aggregator::review`]).
+    reviewed: (usize, u64),
+}
+
+/// Records between two reviews of whether the table still pays
+/// ([`Aggregator::review`]): as many as the groups the table holds before it may
+/// give up, so that no more than those go into a table past the cache.
+pub const REVIEW: u64 = scatter::SCATTER_FROM as u64;
+
+impl<'q, T: GroupBy> Aggregator<'q, T> {
+    /// Ready for the header.
+    pub fn new(query: Query<'q>) -> Aggregator<'q, T> {
+        Aggregator {
+            query,
+            columns: None,
+            records: 0,
+            table: T::default(),
+            scattered: None,
+            reviewed: (0, 0),
+        }
+    }
+
+    // ANCHOR: add
+    /// Adds one record; `place(k)` gives where it and its field `k` are, asked only to
+    /// report an error.
+    ///
+    /// # Errors
+    /// [`QueryError::MissingColumn`] (or `DuplicateColumn`, `NotAPosition`) when a
+    /// queried column is not found in the first record,
+    /// [`QueryError::FieldCount`] for a record whose width differs from the header's,
+    /// [`QueryError::InvalidNumber`] for a value that is not a finite number.
+    #[inline]
+    pub fn add(
+        &mut self,
+        record: &(impl Fields + ?Sized),
+        place: impl FnOnce(usize) -> Place,
+    ) -> Result<(), QueryError> {
+        let index = self.records;
+        self.records += 1;
+        let (key, value, width) = match self.columns {
+            Some(columns) => columns,
+            None => {
+                let columns = self.find_columns(record)?;
+                self.columns = Some(columns);
+                if self.query.header {
+                    return Ok(()); // the header only names the columns
+                }
+                columns // `--no-header`: the first record is data too
+            }
+        };
+        if record.width() != width {
+            let Place { line, byte } = place(0);
+            return Err(QueryError::FieldCount {
+                record: index,
+                line,
+                byte,
+                expected: width,
+                found: record.width(),
+            });
+        }
+        let number = self.value_of(record.cooked(value), index, || place(value))?;
+        self.table
+            .entry(self.query.key(&record.cooked(key)))
+            .add(number);
+        Ok(())
+    }
+    // ANCHOR_END: add
+
+    /// [`Aggregator::add`] for a record of this step's parser over `input`: an error
+    /// names the record's line and its field's byte ([`Place::of`]).
+    ///
+    /// # Errors
+    /// As [`Aggregator::add`].
+    pub fn add_record(&mut self, input: &[u8], record: &Record<'_, '_>) -> Result<(), QueryError> {
+        let spans = record.spans();
+        self.add(record, |k| Place::of(input, spans[0].start, spans[k].start))
+    }
+
+    /// The value of record `index` from its cooked bytes `text`: NULL (empty, or a
+    /// `--null` text), a number, or [`QueryError::InvalidNumber`] at the place that
+    /// `place` gives.
+    fn value_of(
+        &self,
+        text: Cow<'_, [u8]>,
+        index: u64,
+        place: impl FnOnce() -> Place,
+    ) -> Result<Option<Number>, QueryError> {
+        if self.query.is_null(&text) {
+            return Ok(None); // empty, or a `--null` text
+        }
+        parse_number(&text).map_err(|_| {
+            let Place { line, byte } = place();
+            QueryError::InvalidNumber {
+                record: index,
+                line,
+                byte,
+                column: self.query.sum.to_string(),
+                text: text.into_owned(),
+            }
+        })
+    }
+
+    // ANCHOR: add_row
+    /// [`Aggregator::add`] for a row of the projected walk over `input`, after the
+    /// first record. The common row takes the fast path: the header's width, a
+    /// plain decimal value parsed straight from the input's bytes ([`parse_simd_fixed`]),
+    /// an unquoted key looked up as it lies in the input, neither of them a `--null`
+    /// text; anything else (a quoted field, an empty value, a `--null` text, a value
+    /// [`parse_simd_fixed`] does not take, a width that differs) goes to the general path
+    /// (`add_row_slow`, out of line), through the cooked bytes, as [`Aggregator::add`].
+    ///
+    /// # Errors
+    /// As [`Aggregator::add`].
+    ///
+    /// # Panics
+    /// Before the first record was added.
+    //
+    // Inlined into the walk's loop, with the parse and the key lookup. Left to
+    // itself, the compiler inlines them in some builds and not in others, and three
+    // calls a row then cost register saves and moves in every row. The slow path is
+    // out of line, so that the fast one needs fewer registers.
+    #[inline(always)]
+    pub fn add_row(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
+        let (_, _, width) = self.columns.expect("the first record names the columns");
+        let [(key_start, key_end), (value_start, value_end)] = row.fields;
+        if row.width == width
+            && input.get(key_start) != Some(&QUOTE)
+            && self
+                .query
+                .neither_null(input, (key_start, key_end), (value_start, value_end))
+            && let Some(number) = parse_simd_fixed(input, value_start, value_end)
+        {
+            self.records += 1;
+            match &mut self.scattered {
+                Some(rows) if rows.is_on() => {
+                    let table = &self.table;
+                    let held = || table.contains_at(input, key_start, key_end);
+                    rows.push(input, (key_start, key_end), number, held);
+                }
+                _ => self
+                    .table
+                    .entry_at(input, key_start, key_end)
+                    .add(Some(Number::Fixed(number))),
+            }
+            return Ok(());
+        }
+        self.add_row_slow(input, row)
+    }
+
+    /// [`Aggregator::add_row`] for the rows its fast path does not take.
+    ///
+    /// # Errors
+    /// As [`Aggregator::add`].
+    #[cold]
+    #[inline(never)]
+    fn add_row_slow(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
+        let index = self.records;
+        self.records += 1;
+        let (_, _, width) = self.columns.expect("the first record names the columns");
+        if row.width != width {
+            let Place { line, byte } = Place::of(input, row.start, row.start);
+            return Err(QueryError::FieldCount {
+                record: index,
+                line,
+                byte,
+                expected: width,
+                found: row.width,
+            });
+        }
+        let [(key_start, key_end), (value_start, value_end)] = row.fields;
+        let plain = self.query.nulls.is_empty();
+        let fast = if plain {
+            parse_simd_fixed(input, value_start, value_end)
+        } else {
+            None
+        };
+        let number = match fast {
+            Some(v) => Some(Number::Fixed(v)),
+            None => {
+                // `value_start` is the raw field's: its quote, if it has one.
+                let place = || Place::of(input, row.start, value_start);
+                let value = &input[value_start..value_end];
+                self.value_of(raw_cooked(value), index, place)?
+            }
+        };
+        let cooked = raw_cooked(&input[key_start..key_end]);
+        self.table.entry(self.query.key(&cooked)).add(number);
+        Ok(())
+    }
+    // ANCHOR_END: add_row
+
+    // ANCHOR: add_view
+    /// [`Aggregator::add`] for a record of this step's parser over `input`, with a
+    /// fast path for the common record: the value a plain decimal parsed straight
+    /// from the input ([`parse_simd_fixed`]), the key looked up as it lies in the input.
+    /// Anything else (the first record, a width that differs, a
+    /// field to unescape, a `--null` text, a value [`parse_simd_fixed`] does not take)
+    /// goes to [`Aggregator::add`], the same answer by the cooked bytes.
+    ///
+    /// # Errors
+    /// As [`Aggregator::add`].
+    #[inline]
+    pub fn add_view(&mut self, input: &[u8], record: &Record<'_, '_>) -> Result<(), QueryError> {
+        let spans = record.spans();
+        if let Some((key, value, width)) = self.columns
+            && spans.len() == width
+            && !spans[key].needs_unescape
+            && !spans[value].needs_unescape
+            && self.query.neither_null(
+                input,
+                (spans[key].start, spans[key].end),
+                (spans[value].start, spans[value].end),
+            )
+            && let Some(number) = parse_simd_fixed(input, spans[value].start, spans[value].end)
+        {
+            self.records += 1;
+            let key = &spans[key];
+            self.table
+                .entry_at(input, key.start, key.end)
+                .add(Some(Number::Fixed(number)));
+            return Ok(());
+        }
+        self.add_record(input, record)
+    }
+    // ANCHOR_END: add_view
+
+    /// The columns' indexes and the width, from the first record (the header, or
+    /// with `--no-header` the first data record): [`Query::columns`].
+    fn find_columns(
+        &self,
+        first: &(impl Fields + ?Sized),
+    ) -> Result<(usize, usize, usize), QueryError> {
+        let cooked: Vec<Cow<'_, [u8]>> = (0..first.width()).map(|k| first.cooked(k)).collect();
+        let names: Vec<&[u8]> = cooked.iter().map(|c| &**c).collect();
+        let (key, value) = self.query.columns(&names)?;
+        Ok((key, value, first.width()))
+    }
+
+    /// The answer: the groups in key order.
+    ///
+    /// # Errors
+    /// [`QueryError::NoHeader`] when no record was added;
+    /// [`QueryError::SumOutOfRange`] when a group's exact sum is beyond `f64`'s range
+    /// (its rounding is infinite), whatever the order its values came in.
+    pub fn finish(self) -> Result<Groups, QueryError> {
+        if self.columns.is_none() {
+            return Err(QueryError::NoHeader);
+        }
+        let groups = self.table.to_groups();
+        groups.check_exact_sums(self.query.sum)?;
+        Ok(groups)
+    }
+}
+
+impl Aggregator<'_, GroupTable> {
+    // ANCHOR: review
+    /// Decides, every [`REVIEW`] records, whether the next rows are added to the
+    /// table or set aside by partition ([`Scattered::pays`], [`Scattered::review`]),
+    /// from what the rows since the last review did; rows set aside go to `2^bits`
+    /// partitions ([`crate::scatter::bits`]).
+    pub fn review(&mut self, bits: u32) {
+        let (groups, records) = (self.table.len(), self.records);
+        let new = groups - self.reviewed.0;
+        let rows = records - self.reviewed.1;
+        match &mut self.scattered {
+            Some(scattered) => scattered.review(groups, new, rows),
+            None if Scattered::pays(groups, new, rows) => {
+                self.scattered = Some(Scattered::new(bits));
+            }
+            None => {}
+        }
+        self.reviewed = (groups, records);
+    }
+    // ANCHOR_END: review
+
+    /// What the rows did so far: how many were set aside, in how many partitions, and
+    /// how many the table took.
+    pub fn set_aside(&self) -> SetAside {
+        let rows = self.scattered.as_ref().map_or(0, Scattered::len);
+        SetAside {
+            rows,
+            to_table: self.records - u64::from(self.query.header) - rows as u64,
+            partitions: self.scattered.as_ref().map_or(0, |s| 1 << s.bits()),
+        }
+    }
+
+    /// [`Aggregator::finish`] for a query whose rows may have been set aside: the
+    /// table and the rows, whose keys lie in `input`, added up partition by partition
+    /// ([`crate::merge`]).
+    ///
+    /// # Errors
+    /// As [`Aggregator::finish`].
+    pub fn finish_in(self, input: &[u8]) -> Result<Groups, QueryError> {
+        let Some(rows) = self.scattered.filter(|rows| !rows.is_empty()) else {
+            return Aggregator {
+                scattered: None,
+                ..self
+            }
+            .finish();
+        };
+        let groups = crate::merge::merge(self.table, rows, input);
+        groups.check_exact_sums(self.query.sum)?;
+        Ok(groups)
+    }
+}
+
+/// Where a query's rows went ([`run_counted`]): for `--verbose` and the tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SetAside {
+    /// Rows set aside by partition.
+    pub rows: usize,
+    /// Rows the table took where they arrived.
+    pub to_table: u64,
+    /// The partitions the rows were set aside in; 0 when none was.
+    pub partitions: usize,
+}
+
+// ANCHOR: run
+/// Runs `query` over `input` with this step's parser and the [`Winner`] table.
+///
+/// # Errors
+/// The first error in record order: a [`QueryError`] of a record, or the parse error
+/// of an unterminated quote (which is always at the end: the records before it were
+/// all aggregated first).
+pub fn run(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
+    run_projected(input, query)
+}
+
+// ANCHOR: run_projected
+/// [`run`] by the projected walk ([`Parser::walk_projected`]):
+/// the state machine reads the first record (every field, for the names), the walk
+/// the rest (two fields of each). [`Tier::Scalar`] has no bitmaps to walk: it runs
+/// [`run_with`].
+///
+/// # Errors
+/// As [`run`].
+pub fn run_projected(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
+    run_counted(input, query).map(|(groups, _)| groups)
+}
+
+/// [`run_projected`], and where its rows went.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_counted(input: &[u8], query: Query<'_>) -> Result<(Groups, SetAside), QueryError> {
+    let tier = Tier::chosen().or_portable();
+    if tier == Tier::Scalar {
+        return run_with::<Winner>(input, query).map(|groups| (groups, SetAside::default()));
+    }
+    let mut aggregator = Aggregator::<Winner>::new(query);
+    let mut parser = Parser::new(query.dialect.delimiter);
+    let Some(from) = first_record(input, &mut parser, &mut aggregator)? else {
+        // The input ended with its first record.
+        return aggregator
+            .finish()
+            .map(|groups| (groups, SetAside::default()));
+    };
+    let (key, value, _) = aggregator.columns.expect("the first record was read");
+    let mut failure = None;
+    let parsed = parser.walk_projected(tier, input, from, [key, value], |row| {
+        // (Not `failure = ...err()`: that writes a `None` of the error's size every
+        // record.)
+        if failure.is_none()
+            && let Err(e) = aggregator.add_row(input, row)
+        {
+            failure = Some(e);
+        }
+        if aggregator.records.is_multiple_of(REVIEW) {
+            aggregator.review(scatter::bits(input.len()));
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    parsed?;
+    let set_aside = aggregator.set_aside();
+    Ok((aggregator.finish_in(input)?, set_aside))
+}
+// ANCHOR_END: run_projected
+
+/// Adds the first record of `input` to `aggregator` (blank lines before it skipped)
+/// with the state machine, and returns where the next record starts, or `None`
+/// when the input ends first.
+///
+/// # Errors
+/// The first record's [`QueryError`], or the parse error of an unterminated quote.
+fn first_record<T: GroupBy>(
+    input: &[u8],
+    parser: &mut Parser,
+    aggregator: &mut Aggregator<'_, T>,
+) -> Result<Option<usize>, QueryError> {
+    let mut from = bom_len(input);
+    let mut failure = None;
+    while aggregator.records == 0 {
+        let mut add = |record: Record<'_, '_>| {
+            failure = aggregator.add_record(input, &record).err();
+        };
+        let resume = parser.state_machine(input, from, State::StartRecord, from + 1, &mut add);
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        match resume? {
+            Some(next) => from = next,
+            None => return Ok(None),
+        }
+    }
+    Ok(Some(from))
+}
+
+/// [`run`] with the GROUP BY table `T`, so the benchmark can compare tables inside
+/// the query. Every record is walked, every field of it cut out by the parser; the
+/// aggregation reads two.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_with<T: GroupBy>(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
+    let mut aggregator = Aggregator::<T>::new(query);
+    let mut failure = None;
+    let parsed = Parser::new(query.dialect.delimiter).for_each_record(input, |record| {
+        // (Not `failure = ...err()`: that writes a `None` of the error's size every
+        // record.)
+        if failure.is_none()
+            && let Err(e) = aggregator.add_view(input, &record)
+        {
+            failure = Some(e);
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    parsed?;
+    aggregator.finish()
+}
+// ANCHOR_END: run

@@ -1,0 +1,11 @@
+//! step9's tests, in one binary: a module per family. (A file under `tests/` is
+//! a module here, not a binary of its own: `autotests = false` in `Cargo.toml`, so
+//! that the crate links one test binary instead of one per file. The allocation
+//! checks are the exception: `tests/alloc.rs` counts with a process-global
+//! allocator, so it is a binary of its own.)
+
+mod bad_input;
+mod bad_input_cli;
+mod gate;
+mod query;
+mod tiers;

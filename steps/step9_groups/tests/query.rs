@@ -1,0 +1,223 @@
+//! Step 9's answer, cross-checked three ways (the gate is the third, in `gate.rs`):
+//! against the same query on step 1's parser, and against `gen`'s reference with
+//! every sum exact, correctly rounded (`testkit::query_checks`); and its two tables
+//! against each other. And the exact sum's promise: the same answer in every order.
+
+use harness::query::Query;
+use step9::query;
+use step9::table::{GroupTable, Hashbrown};
+use testkit::query_checks::{Sums, configs, generated};
+
+testkit::query_tests!(step9::Step9, Sums::Exact);
+
+#[test]
+fn both_tables_give_the_same_answer() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    for (name, config) in configs() {
+        let (path, csv, _) = generated(dir, "tables", name, &config);
+        let hand = query::run_with::<GroupTable>(&csv, Query::default()).unwrap();
+        let hashbrown = query::run_with::<Hashbrown>(&csv, Query::default()).unwrap();
+        assert_eq!(hand, hashbrown, "{name}");
+        std::fs::remove_file(path).unwrap();
+    }
+}
+
+/// The projected walk (the query's) against the full walk (every field's span), on
+/// documents that take each of its paths: quoted and escaped keys and values, CR LF,
+/// blank lines, lenient quotes (the state machine's blocks), records wider than the
+/// fields asked for, a last record without a terminator, and every kind of error.
+#[test]
+fn the_projected_walk_gives_the_full_walk_s_answer() {
+    let long = "x".repeat(100);
+    let documents = [
+        "k,v\na,1\nb,2.5\na,-3\n".to_string(),
+        "k,v\r\na,1\r\n\r\nb,2\r\n\n\na,3".to_string(),
+        "k,v\n\"a\",\"1.5\"\n\"a\"\"b\",2\n\"a,b\",3\n\"\",4\n,5\nc,\n".to_string(),
+        "k,v\nab\"c,1\n\"ab\"c,2\nab\"c,3\n".to_string(),
+        format!("x,k,y,v,z\n1,a,2,3,4\n1,{long},2,3,4\n1,{long},2,-1.25e2,4\n"),
+        format!(
+            "k,v,{}\n",
+            (0..300)
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        "k,v\na,1\nb\nc,x\n".to_string(),
+        "k,v\na,1\nb,NaN\n".to_string(),
+        "k,v\na,1\nb,\"2\n".to_string(),
+        "x,k,v,y,z\n1,a,1,2,3\n1,b,2,3,\"4\n5\n".to_string(), // open past the fields read
+        "k\na\n".to_string(),
+        "\n\nk,v\n".to_string(),
+        "k,v".to_string(),
+        "k,v\n12345678901234567,9007199254740993\nk,0.1\nk,1234567890123456\n".to_string(),
+    ];
+    for document in &documents {
+        for padding in [0, 1, 17, 63, 64, 100] {
+            // Padding moves the records across block boundaries.
+            let padded = format!("{}{document}", "\n".repeat(padding));
+            let input = padded.as_bytes();
+            let query = Query {
+                group_by: "k",
+                sum: "v",
+                ..Query::default()
+            };
+            let projected = query::run_projected(input, query);
+            let full = query::run_with::<GroupTable>(input, query);
+            assert_eq!(projected, full, "{padded:?}");
+        }
+    }
+}
+
+/// `--null` texts, as keys and as values, give the full walk's answer, on the fast
+/// path (a number whose key is a `--null` text) and off it. `7` is a `--null` text
+/// here, which the CLI refuses (a value would be both) but the library takes: the
+/// fast path must not sum it.
+#[test]
+fn null_texts_give_the_full_walk_s_answer() {
+    let nulls = ["NA".to_string(), "-".to_string(), "7".to_string()];
+    let query = Query {
+        nulls: &nulls,
+        ..Query::default()
+    };
+    let input = b"category,value\nNA,1\na,NA\n,2\na,-\n-,3\na,4\na,7\n7,5\n";
+    let projected = query::run_projected(input, query).unwrap();
+    assert_eq!(
+        projected,
+        query::run_with::<GroupTable>(input, query).unwrap()
+    );
+    assert_eq!(projected.len(), 2, "{projected:?}"); // the NULL key and `a`
+    let (null, a) = (&projected[&b""[..]], &projected[&b"a"[..]]);
+    assert_eq!((null.count, null.sum), (4, Some(11.0)), "{projected:?}");
+    assert_eq!((a.count, a.sum), (4, Some(4.0)), "{projected:?}");
+}
+
+/// Sums whose partial values overflow `f64`: the same answer in every order of the
+/// rows, and the exact one, rounded once (1e308 + 1e308 - 1e308 is 1e308; an `f64`
+/// sum in this order is `inf`). A sum whose exact value is beyond `f64` is an error
+/// in every order alike, naming its group.
+#[test]
+fn sums_past_f64s_range_are_the_same_in_every_order() {
+    let csv = |values: &[&str]| {
+        let mut csv = String::from("category,value\n");
+        for v in values {
+            csv += &format!("b,{v}\npad,1\n");
+        }
+        csv.into_bytes()
+    };
+    for (values, sum, mean) in [
+        (&["1e308", "1e308", "-1e308"][..], 1e308, 1e308 / 3.0),
+        (&["1e308", "-1e308", "1e308"][..], 1e308, 1e308 / 3.0),
+        (&["-1e308", "1e308", "1e308"][..], 1e308, 1e308 / 3.0),
+        (
+            &["-1.7e308", "-1.7e308", "1.7e308"][..],
+            -1.7e308,
+            -1.7e308 / 3.0,
+        ),
+        (&["0.1", "0.2", "-0.3", "1e-20"][..], 1e-20, 1e-20 / 4.0),
+        (&["-0.3", "1e-20", "0.2", "0.1"][..], 1e-20, 1e-20 / 4.0),
+    ] {
+        let groups = query::run(&csv(values), Query::default()).unwrap();
+        let b = groups[&b"b"[..]];
+        assert_eq!((b.sum, b.mean), (Some(sum), Some(mean)), "{values:?}");
+    }
+    for values in [["1e308", "1e308", "1e308"], ["1e308", "-1e300", "1e308"]] {
+        let e = query::run(&csv(&values), Query::default()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "SUM(value) of the group \"b\" is past the range of a 64-bit float: its exact \
+             value is beyond 1.8e308 in magnitude",
+            "{values:?}"
+        );
+        assert_eq!(
+            e.to_json(),
+            serde_json::json!({"error": "sum_out_of_range", "column": "value", "key": "b"})
+        );
+    }
+}
+
+/// The query of the tests of many keys, `k` grouped with the sum of `v`, and step 1's
+/// answer to it over `csv` (written to a file named after `test`, for its parser).
+fn by_k_on_step_1(csv: &str, test: &str) -> (Query<'static>, harness::query::Groups) {
+    let query = Query {
+        group_by: "k",
+        sum: "v",
+        aggs: harness::query::Aggs::ALL,
+        ..Query::default()
+    };
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(format!("{test}-{}.csv", std::process::id()));
+    std::fs::write(&path, csv).unwrap();
+    let expected = step9::step1_query::run(&path, query).unwrap();
+    std::fs::remove_file(path).unwrap();
+    (query, expected)
+}
+
+/// Far more distinct keys than the table keeps before the rows are set aside by
+/// partition ([`step9::scatter`]), so that most rows are added up from there: the
+/// answer of step 1's parser, whose one table takes every row. Keys of 1 to 40 bytes,
+/// long ones sharing their first 32; the same key plain (set aside) and quoted or
+/// with a NULL value (both of which the table takes); every aggregate; and a short
+/// key as the input's last bytes.
+#[test]
+fn many_keys_set_aside_by_partition_give_step_1_s_answer() {
+    let keys = 3 * step9::scatter::SCATTER_FROM;
+    let key = |i: usize| match i % 3 {
+        0 => format!("{i}"),
+        1 => format!("the-same-thirty-two-bytes-first-{i:08}"),
+        _ => format!("k{i:0width$}", width = i % 40),
+    };
+    let mut csv = String::from("k,v\n");
+    for round in 0..3 {
+        for i in (0..keys).filter(|i| i % (round + 1) == 0) {
+            let k = key(i);
+            let row = match (round, i % 7) {
+                (1, 0) => format!("\"{k}\",{i}.25\n"),
+                (1, 1) => format!("{k},\n"),
+                (_, r) => format!("{k},{}{}.{r}\n", ["", "-"][i % 2], i % 1000),
+            };
+            csv.push_str(&row);
+        }
+    }
+    csv.push_str(&format!("{},1.5", key(3))); // a repeated short key, no terminator
+    let (query, expected) = by_k_on_step_1(&csv, "many-keys");
+    assert_eq!(expected.len(), keys);
+    let (got, set_aside) = query::run_counted(csv.as_bytes(), query).unwrap();
+    assert!(set_aside.rows > keys / 2, "{set_aside:?}");
+    assert!(got == expected, "{} groups", got.len());
+}
+
+/// Keys that cycle: the first rows bring only new keys, so the rows are set aside,
+/// then the keys come again and the table takes the rows once more, and rows are
+/// set aside again when a run of new keys comes. Whichever way each row goes, the
+/// answer is step 1's.
+#[test]
+fn keys_that_come_back_after_rows_were_set_aside_give_step_1_s_answer() {
+    let keys = 2 * step9::scatter::SCATTER_FROM;
+    let cycle = |from: usize, to: usize| (from..to).map(|i| format!("k{i},{}.5\n", i % 97));
+    let mut csv = String::from("k,v\n");
+    let a = cycle(0, keys).collect::<String>();
+    csv += &a;
+    csv += &a;
+    csv.extend(cycle(keys, 2 * keys)); // new keys: setting aside pays again
+    csv.extend(cycle(0, 2 * keys));
+    let (query, expected) = by_k_on_step_1(&csv, "cycling-keys");
+    assert_eq!(expected.len(), 2 * keys);
+    let (got, set_aside) = query::run_counted(csv.as_bytes(), query).unwrap();
+    assert!(
+        set_aside.rows > 0 && set_aside.to_table > keys as u64,
+        "{set_aside:?}"
+    );
+    assert!(got == expected);
+}
+
+/// Few keys never leave the table: the rows of the bench layout's 32 keys are all
+/// added where they arrive, as in step 8.
+#[test]
+fn few_keys_never_set_rows_aside() {
+    let (csv, _) = gen_csv::generate_in_memory(&gen_csv::Config {
+        rows: 200_000,
+        ..gen_csv::Config::default()
+    });
+    let (_, set_aside) = query::run_counted(&csv, Query::default()).unwrap();
+    assert_eq!(set_aside.rows, 0, "{set_aside:?}");
+}
