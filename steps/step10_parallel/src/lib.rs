@@ -1,30 +1,32 @@
 //! # Step 10 — every core: chunks, quote-state transition functions, and a scan
 //!
-//! **The idea.** Step 8 answers exactly on one core. This step splits the input into
-//! chunks (more chunks than threads) and parses them on every core. A chunk that
-//! starts in the middle of the file does not know its parser's state there: inside a
-//! quoted field or not, at a field's start or in its middle. So each chunk first
-//! computes its *transition function* ([`chunks`]): for each of the five states it
-//! might start in, the state it would end in and where its first record would start.
-//! An exclusive scan over the chunks, in order, composes them into every chunk's true
-//! start state and first record start; then each thread parses its chunks' records
-//! with step 7's block walk and aggregates into its own GROUP BY table; the tables
-//! merge at the end, partition by partition on every core ([`merge`]), and a thread
-//! whose table no longer pays sets its rows aside by partition instead ([`scatter`]).
-//! Step 8's sums, MIN and MAX are exact, so the answer is the same whichever thread
-//! adds first, on any number of threads.
+//! **The idea.** Step 9 answers with any number of groups, on one core. This step
+//! splits the input into chunks (more chunks than threads) and parses them on every
+//! core. A chunk that starts in the middle of the file does not know its parser's
+//! state there: inside a quoted field or not, at a field's start or in its middle. So
+//! each chunk first computes its *transition function* ([`chunks`]): for each of the
+//! five states it might start in, the state it would end in and where its first
+//! record would start. An exclusive scan over the chunks, in order, composes them into
+//! every chunk's true start state and first record start; then each thread parses its
+//! chunks' records with step 7's block walk into its own aggregator, step 9's (a
+//! table, and the rows it sets aside by partition); at the end the threads' tables
+//! and rows are merged partition by partition, each partition by one worker, on every
+//! core ([`merge`]). Step 8's sums, MIN and MAX are exact, so the answer is the same
+//! whichever thread adds first, on any number of threads.
 //!
 //! **What changed since the previous step.** [`chunks`] (transition functions, the
-//! scan, the threads), [`parallel`] (the query on every core), [`merge`] and
-//! [`scatter`] are new; the parser resumes at a record start and stops at the first
-//! record start past a bound ([`Parser::records_between`]); the query reads the
-//! header first, then the chunks in parallel, each chunk on step 7's projected walk
-//! ([`project`], [`Parser::walk_projected`]); the table and its accumulator merge
-//! ([`table`]).
+//! scan, the threads) and [`parallel`] (the query on every core) are new; the parser
+//! resumes at a record start and stops at the first record start past a bound
+//! ([`Parser::records_between`]); the query reads the header first, then the chunks
+//! in parallel, each chunk on step 7's projected walk ([`project`],
+//! [`Parser::walk_projected`]) into a fork of the first aggregator
+//! ([`query::Aggregator::fork`]); [`merge`] merges every thread's partitions, on every
+//! core, and with few groups merges the threads' tables whole ([`table::GroupBy::merge`]);
+//! the partitions are cut for the threads too ([`scatter::bits`]).
 //!
 //! **Assumptions and policy.** The dialect of the `harness` crate, exactly; the
-//! query's rules are step 5's, but its sums are the exact sums correctly rounded
-//! (steps 5 to 7 add in `f64` in row order), so the last bits may differ.
+//! query's rules and exact sums are step 8's, and so is the answer, bit for bit, on
+//! any number of threads and any chunks.
 //!
 //! **Read more.** Elias Stehle and Hans-Arno Jacobsen, "ParPaRaw: Massively Parallel
 //! Parsing of Delimiter-Separated Raw Data" (VLDB 2020), the transition functions and
