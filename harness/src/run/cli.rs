@@ -114,6 +114,9 @@ pub fn run<S: Step>() -> ExitCode {
 /// status 0 for records, 1 for a parse error (its JSON is printed all the same: it is
 /// the answer the conformance cases record), 2 when the file cannot be read.
 pub fn dump_records<S: Step>(path: &Path, dialect: Dialect) -> ExitCode {
+    if let Err(e) = regular_file(path) {
+        return fail(S::NAME, &e);
+    }
     match std::fs::read(path) {
         Ok(bytes) => {
             let outcome = S::records_in(&bytes, dialect);
@@ -138,26 +141,7 @@ pub fn dump_records<S: Step>(path: &Path, dialect: Dialect) -> ExitCode {
 /// binary ([`crate::run::sniff`]); or the bench file cannot be written.
 pub fn bench_input(file: Option<&Path>) -> Result<PathBuf, Error> {
     if let Some(path) = file {
-        // A directory, a FIFO or a device opens, and a step that maps it would say
-        // "No such device": say what it is instead. Asked of the path, not of an
-        // open file: opening a FIFO waits for a writer, forever if none comes.
-        let kind = std::fs::metadata(path)
-            .map_err(|e| Error::io(path, e))?
-            .file_type();
-        match kind {
-            kind if kind.is_dir() => {
-                return Err(Error::io(path, std::io::ErrorKind::IsADirectory.into()));
-            }
-            kind if !kind.is_file() => {
-                let what = std::io::Error::new(
-                    std::io::ErrorKind::InvalidInput,
-                    "not a regular file (a pipe, a device or a socket); the steps map their \
-                     input, which needs a file: save it to one first",
-                );
-                return Err(Error::io(path, what));
-            }
-            _ => {}
-        }
+        regular_file(path)?;
         refuse_what_is_not_text(path)?;
         explain_sigbus(path);
         return Ok(path.to_path_buf());
@@ -175,6 +159,35 @@ pub fn bench_input(file: Option<&Path>) -> Result<PathBuf, Error> {
     }
     explain_sigbus(&path);
     Ok(path)
+}
+
+/// Refuses `path` unless it is a regular file (or a symbolic link to one): the check
+/// every path a step reads passes first, the file to measure ([`bench_input`]) and
+/// `--records` ([`dump_records`]). A directory, a FIFO or a device opens, and a step
+/// that maps it would say "No such device", one that reads it would wait for a
+/// FIFO's writer or read `/dev/zero` until memory runs out: say what it is instead.
+/// Asked of the path, not of an open file: opening a FIFO waits for a writer, forever
+/// if none comes.
+///
+/// # Errors
+/// [`Error::Io`] naming `path`: it cannot be found or asked, it is a directory, or
+/// it is not a regular file.
+pub fn regular_file(path: &Path) -> Result<(), Error> {
+    let kind = std::fs::metadata(path)
+        .map_err(|e| Error::io(path, e))?
+        .file_type();
+    if kind.is_dir() {
+        return Err(Error::io(path, std::io::ErrorKind::IsADirectory.into()));
+    }
+    if !kind.is_file() {
+        let what = std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a pipe, a device or a socket); the steps map their \
+             input, which needs a file: save it to one first",
+        );
+        return Err(Error::io(path, what));
+    }
+    Ok(())
 }
 
 /// A compressed, UTF-16 or binary file is refused with what it looks like
