@@ -157,13 +157,14 @@ pub fn bench_input(file: Option<&Path>) -> Result<PathBuf, Error> {
         );
         gen_csv::write_files(&config, &path).map_err(|e| Error::io_write(&path, e))?;
     }
+    regular_file(&path)?;
     explain_sigbus(&path);
     Ok(path)
 }
 
 /// Refuses `path` unless it is a regular file (or a symbolic link to one): the check
-/// every path a step reads passes first, the file to measure ([`bench_input`]) and
-/// `--records` ([`dump_records`]). A directory, a FIFO or a device opens, and a step
+/// every path a step reads passes first, the file to measure ([`bench_input`], the
+/// bench file too) and `--records` ([`dump_records`]). A directory, a FIFO or a device opens, and a step
 /// that maps it would say "No such device", one that reads it would wait for a
 /// FIFO's writer or read `/dev/zero` until memory runs out: say what it is instead.
 /// Asked of the path, not of an open file: opening a FIFO waits for a writer, forever
