@@ -63,7 +63,7 @@ impl Reader {
 }
 
 fn main() -> ExitCode {
-    let matches = cli::command::<Baseline>()
+    let command = cli::command::<Baseline>()
         .arg(
             Arg::new("query")
                 .long("query")
@@ -81,18 +81,21 @@ fn main() -> ExitCode {
                 .help(
                     "with --query: read the CSV with the simd-csv crate instead of the csv crate",
                 ),
-        )
-        .get_matches();
+        );
+    let matches = cli::matches_of(command);
     let options = Options::from_matches(&matches);
+    if options.json {
+        cli::sigbus_as_json();
+    }
     if let Some(path) = &options.records {
-        return cli::dump_records::<Baseline>(path, options.dialect);
+        return cli::dump_records_as::<Baseline>(path, options.dialect, options.json);
     }
     let path = match cli::bench_input(options.file.as_deref()) {
         Ok(path) => path,
-        Err(e) => return cli::fail(Baseline::NAME, &e),
+        Err(e) => return cli::fail_as(Baseline::NAME, &e, options.json),
     };
     let Some((gate_failures, survey)) = gate_and_survey() else {
-        return ExitCode::FAILURE;
+        return cli::gate_failed(Baseline::NAME, options.json);
     };
     let gate_json = serde_json::json!({
         "passed": gate_failures == 0,
@@ -109,7 +112,7 @@ fn main() -> ExitCode {
     }
     let (measurement, expected) = match measure(&path, options.runs) {
         Ok(m) => m,
-        Err(e) => return cli::fail(Baseline::NAME, &e),
+        Err(e) => return cli::fail_as(Baseline::NAME, &e, options.json),
     };
     let same = report_fingerprint(&measurement.fingerprint, &expected);
     // `--row-json` means `--json` here: without `--query`, the baseline has no answer
@@ -159,7 +162,7 @@ fn run_query(
     };
     let (bytes, expected, fingerprint) = match untimed() {
         Ok(all) => all,
-        Err(e) => return cli::fail(Baseline::NAME, &e),
+        Err(e) => return cli::fail_as(Baseline::NAME, &e, options.json),
     };
     let same = report_fingerprint(&fingerprint, &expected);
     let reference = query::check_reference(path, groups);
@@ -204,11 +207,11 @@ fn run_query(
 fn query_failed(path: &Path, e: &QueryFailure, json: bool) -> ExitCode {
     match e {
         QueryFailure::Io(source) => {
-            eprintln!(
-                "{}: cannot read {}: {source}",
-                Baseline::NAME,
-                path.display()
-            );
+            let message = format!("cannot read {}: {source}", path.display());
+            if json {
+                println!("{}", cli::error_object("io", &message));
+            }
+            eprintln!("{}: {message}", Baseline::NAME);
             return ExitCode::from(2);
         }
         QueryFailure::Query(e) if json => println!("{}", e.to_json()),

@@ -13,9 +13,12 @@
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::path::Path;
 
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+
+use crate::output;
 
 /// What to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,6 +126,25 @@ pub fn write_brc(config: &BrcConfig, mut out: impl Write) -> io::Result<BrcAnswe
         .zip(stats)
         .filter_map(|(name, e)| Some((name, e?)))
         .collect())
+}
+
+/// Writes the challenge's file to `out` and its answer ([`answer_text`]) beside it, to
+/// `out` with the extension `ref.txt`: each through a temporary renamed into place
+/// ([`crate::output`]), removed on an error. Returns the answer.
+///
+/// # Errors
+/// A target that is not a regular file or absent ([`crate::output::check_target`]),
+/// and whatever creating, writing or renaming the files fails with.
+pub fn write_brc_files(config: &BrcConfig, out: &Path) -> io::Result<BrcAnswer> {
+    let answer_path = out.with_extension("ref.txt");
+    output::check_target(out)?;
+    output::check_target(&answer_path).map_err(|e| output::of_reference(&answer_path, e))?;
+    let (lines, file) = output::Temporary::create(out)?;
+    let answer = write_brc(config, io::BufWriter::new(file))?;
+    let (answer_file, mut file) = output::Temporary::create(&answer_path)?;
+    file.write_all(answer_text(&answer).as_bytes())?;
+    output::commit(vec![lines, answer_file])?;
+    Ok(answer)
 }
 
 /// The challenge's output: `{name=min/mean/max, ...}` and a newline, sorted by name,

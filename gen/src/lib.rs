@@ -19,7 +19,6 @@
 //! bit for bit.
 
 use std::collections::BTreeMap;
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -29,6 +28,7 @@ use rand_chacha::ChaCha8Rng;
 
 pub mod brc;
 mod date;
+pub mod output;
 
 /// The header line of every generated file.
 pub const HEADER: &str = "id,category,value,name,date,qty,flag";
@@ -297,10 +297,12 @@ pub fn generate_in_memory(config: &Config) -> (Vec<u8>, Reference) {
 
 /// Writes the CSV to `csv_path` and the reference to [`reference_path`]`(csv_path)`,
 /// with a progress bar on a terminal. Both are written to temporary files and renamed
-/// into place, so an interrupted run never leaves a partial bench file behind.
+/// into place, so an interrupted run never leaves a partial bench file behind; the
+/// temporaries are removed on every error ([`output`]).
 ///
 /// # Errors
-/// Whatever creating, writing or renaming the files fails with.
+/// A target that is not a regular file or absent ([`output::check_target`]), and
+/// whatever creating, writing or renaming the files fails with.
 pub fn write_files(config: &Config, csv_path: &Path) -> io::Result<Reference> {
     write_files_keyed(config, None, csv_path)
 }
@@ -314,6 +316,9 @@ pub fn write_files_keyed(
     keys: Option<Keys>,
     csv_path: &Path,
 ) -> io::Result<Reference> {
+    let ref_path = reference_path(csv_path);
+    output::check_target(csv_path)?;
+    output::check_target(&ref_path).map_err(|e| output::of_reference(&ref_path, e))?;
     if let Some(dir) = csv_path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
@@ -321,15 +326,19 @@ pub fn write_files_keyed(
         ProgressStyle::with_template("{bar:40} {pos}/{len} rows, {elapsed}")
             .expect("a valid progress template"),
     );
-    let tmp_csv = with_suffix(csv_path, ".tmp");
-    let file = BufWriter::with_capacity(1 << 20, File::create(&tmp_csv)?);
-    let reference = generate_keyed(config, keys, file, &progress)?;
+    // On any error below, the temporaries are dropped, so removed.
+    let (csv, file) = output::Temporary::create(csv_path)?;
+    let reference = generate_keyed(
+        config,
+        keys,
+        BufWriter::with_capacity(1 << 20, file),
+        &progress,
+    );
     progress.finish_and_clear();
-    let ref_path = reference_path(csv_path);
-    let tmp_ref = with_suffix(&ref_path, ".tmp");
-    std::fs::write(&tmp_ref, reference_json_keyed(config, keys, &reference))?;
-    std::fs::rename(&tmp_csv, csv_path)?;
-    std::fs::rename(&tmp_ref, &ref_path)?;
+    let reference = reference?;
+    let (reference_file, mut file) = output::Temporary::create(&ref_path)?;
+    file.write_all(reference_json_keyed(config, keys, &reference).as_bytes())?;
+    output::commit(vec![csv, reference_file])?;
     Ok(reference)
 }
 
@@ -454,12 +463,6 @@ fn write_name(out: &mut impl Write, rng: &mut ChaCha8Rng, quoted_pct: f64) -> io
     out.write_all(special)?;
     out.write_all(&name[cut..len])?;
     out.write_all(b"\"")
-}
-
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
 }
 
 /// Counts the bytes written, so the reference can record the file size.

@@ -1,6 +1,9 @@
 //! `gen [--rows N] [--out PATH] [--seed S] [--quoted-pct P] [--crlf] [--keys N [--zipf]]`:
 //! writes a bench CSV and its reference answer (`PATH` with `.ref.json` in place of
 //! `.csv`). `--keys N` puts N distinct keys in `category` instead of the 32 categories.
+//! A target that is not a regular file or absent (a device, a FIFO, a directory) is
+//! refused; the files are written as temporaries (`PATH.tmp`) renamed into place, and
+//! removed on an error, SIGINT or SIGTERM (exit status 130).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,6 +11,8 @@ use std::process::ExitCode;
 use clap::{Arg, ArgAction, Command, value_parser};
 
 fn main() -> ExitCode {
+    // Ctrl-C or SIGTERM removes the files not yet renamed into place.
+    gen_csv::output::remove_temporaries_on_interrupt().expect("the first handler of this process");
     let defaults = gen_csv::Config::default();
     let matches = Command::new("gen")
         .about("Writes a deterministic bench CSV and the reference answer of its GROUP BY query")
@@ -144,13 +149,7 @@ fn one_billion_rows(matches: &clap::ArgMatches) -> ExitCode {
         return ExitCode::FAILURE;
     };
     let answer_path = out.with_extension("ref.txt");
-    let written = std::fs::File::create(out)
-        .and_then(|f| gen_csv::brc::write_brc(&config, std::io::BufWriter::new(f)))
-        .and_then(|answer| {
-            std::fs::write(&answer_path, gen_csv::brc::answer_text(&answer))?;
-            Ok(answer)
-        });
-    match written {
+    match gen_csv::brc::write_brc_files(&config, out) {
         Ok(answer) => {
             println!(
                 "wrote {} ({} rows, {} stations) and {}",

@@ -30,7 +30,8 @@ macro_rules! bad_input_tests {
             empty_file, one_quote, unterminated_quote_at_the_end, nul_bytes,
             invalid_utf8_key, missing_path, directory, a_pipe_or_a_device, unreadable_file,
             field_of_100_mb,
-            truncated_while_mapped, compressed_or_utf16_file, another_delimiter);
+            truncated_while_mapped, appended_while_read, compressed_or_utf16_file,
+            another_delimiter, every_error_is_json_with_json);
         #[test]
         #[ignore = "writes a sparse file over 4 GiB (it takes no disk space) and reads it all: \
                     BAD_INPUT_4GIB=1 cargo test --release --test main -- --ignored over_4_gib"]
@@ -265,6 +266,41 @@ pub fn missing_path(bin: &Path) {
     );
 }
 
+/// With `--json`, every error is also one JSON object on stdout, `{"error": …}`,
+/// with its exit status and its message: a path that cannot be read,
+/// measured or as `--records` (`io`), and arguments that cannot be read (`usage`,
+/// as clap reports them). The errors of a run are JSON too: the query's (the query
+/// family), a file that shrinks under the pass ([`truncated_while_mapped`]).
+pub fn every_error_is_json_with_json(bin: &Path) {
+    let missing = std::env::temp_dir().join("bad-input-no-such-dir/no-such-file.csv");
+    let missing = missing.to_str().unwrap();
+    let cases: [(&[&str], i32, &str, &str); 3] = [
+        (&[missing, "--json"], 2, "io", "No such file or directory"),
+        (
+            &["--records", missing, "--json"],
+            2,
+            "io",
+            "No such file or directory",
+        ),
+        (&["--json", "--runs", "0"], 2, "usage", "--runs"),
+    ];
+    for (args, code, kind, needle) in cases {
+        let out = run(bin, args);
+        expect(&out, code, &[], &format!("{args:?}"));
+        let stdout = text(&out.stdout);
+        let json: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
+            panic!("{args:?}: stdout is not one JSON object ({e}): {stdout:?}")
+        });
+        assert_eq!(json["error"], kind, "{args:?}: {json}");
+        let message = json["message"].as_str().unwrap_or_default();
+        assert!(message.contains(needle), "{args:?}: {json}");
+    }
+    // Without `--json`, stdout stays empty.
+    let out = run(bin, &["--runs", "0"]);
+    expect(&out, 2, &["--runs"], "--runs 0");
+    assert_eq!(text(&out.stdout), "");
+}
+
 /// A directory: exit 2, "is a directory", before the gate.
 pub fn directory(bin: &Path) {
     let dir = std::env::temp_dir();
@@ -285,8 +321,10 @@ pub fn directory(bin: &Path) {
     );
 }
 
-/// A pipe (FIFO) or a device (`/dev/null`): exit 2, "not a regular file", before the
-/// gate; mapping one would fail with the bare "No such device".
+/// A pipe (FIFO), a device (`/dev/null`) or a symbolic link to one (to `/dev/zero`),
+/// as the file to measure and as `--records FILE`: exit 2, "not a regular file",
+/// before the gate; mapping one would fail with the bare "No such device", reading
+/// one would wait for a writer or fill the memory.
 pub fn a_pipe_or_a_device(bin: &Path) {
     let needles = ["/dev/null", "not a regular file"];
     expect(
@@ -295,36 +333,76 @@ pub fn a_pipe_or_a_device(bin: &Path) {
         &needles,
         "/dev/null",
     );
-    let fifo = std::env::temp_dir().join(format!(
-        "{}-fifo-{}",
-        bin.file_name().and_then(|n| n.to_str()).unwrap_or("step"),
-        std::process::id()
-    ));
-    let made = Command::new("mkfifo").arg(&fifo).status();
+    expect(
+        &run(bin, &["--records", "/dev/null"]),
+        2,
+        &needles,
+        "--records /dev/null",
+    );
+    let name = bin.file_name().and_then(|n| n.to_str()).unwrap_or("step");
+    let temp =
+        |what: &str| std::env::temp_dir().join(format!("{name}-{what}-{}", std::process::id()));
+    let zero = TempPath(temp("to-dev-zero"));
+    std::os::unix::fs::symlink("/dev/zero", &zero.0).unwrap();
+    let shown = zero.0.display().to_string();
+    for args in [vec![shown.as_str()], vec!["--records", shown.as_str()]] {
+        let out = run_bounded(bin, &args, "a link to /dev/zero");
+        expect(
+            &out,
+            2,
+            &[&shown, "not a regular file"],
+            "a link to /dev/zero",
+        );
+    }
+    let fifo = TempPath(temp("fifo"));
+    let made = Command::new("mkfifo").arg(&fifo.0).status();
     if !made.is_ok_and(|s| s.success()) {
         eprintln!("SKIPPED the FIFO half of a_pipe_or_a_device: mkfifo did not run");
         return;
     }
-    // No writer: a binary that opened the FIFO would wait for one forever, so it is
-    // given 60 s, then killed and the test fails.
-    let mut child = Command::new(bin)
-        .arg(&fifo)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
+    let shown = fifo.0.display().to_string();
+    for args in [vec![shown.as_str()], vec!["--records", shown.as_str()]] {
+        let out = run_bounded(bin, &args, "a FIFO without a writer");
+        expect(&out, 2, &["not a regular file"], "FIFO");
+    }
+}
+
+/// A path removed on drop.
+struct TempPath(PathBuf);
+
+impl Drop for TempPath {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// Runs `bin` with `args` where it may neither wait nor grow for long: with 4 GiB
+/// of address space (`ulimit -v`), so that reading `/dev/zero` fails in a second
+/// instead of filling the machine, and killed after 60 s (a FIFO without a writer
+/// would make it wait forever), which fails the test with `what`.
+fn run_bounded(bin: &Path, args: &[&str], what: &str) -> Output {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 4194304 && exec \"$0\" \"$@\"")
+        .arg(bin)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot run {}: {e}", bin.display()));
-    let start = std::time::Instant::now();
+    let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
-        if start.elapsed().as_secs() >= 60 {
+        if start.elapsed() >= Duration::from_secs(60) {
             let _ = child.kill();
-            let _ = std::fs::remove_file(&fifo);
-            panic!("{} waited on a FIFO without a writer", bin.display());
+            let _ = child.wait();
+            panic!(
+                "{} {args:?} ({what}) was still running after 60 s",
+                bin.display()
+            );
         }
-        std::thread::sleep(std::time::Duration::from_millis(10));
+        std::thread::sleep(Duration::from_millis(10));
     }
-    let out = child.wait_with_output().unwrap();
-    let _ = std::fs::remove_file(&fifo);
-    expect(&out, 2, &["not a regular file"], "FIFO");
+    child.wait_with_output().unwrap()
 }
 
 /// A file without read permission: exit 2, "Permission denied". Skipped, with a
@@ -379,64 +457,128 @@ pub fn field_of_100_mb(bin: &Path) {
     }
 }
 
-/// The file shrinks while the binary has it mapped: one line naming the file and the
-/// cause, exit status 135, instead of a bare "Bus error". A step that reads instead of
-/// mapping (step 1) never maps it; then the run must just succeed.
-pub fn truncated_while_mapped(bin: &Path) {
-    // A file every step reads to its end, the query steps included (their columns, valid
-    // numbers), so that it stays mapped for the whole of each run: a query that failed
-    // at the header would unmap it in microseconds, too fast for this test to see.
+/// A file every step reads to its end, the query steps included (their columns,
+/// valid numbers), so that it stays mapped for the whole of each run: a query that
+/// failed at the header would unmap it in microseconds, too fast for these tests to
+/// see. 29 MB.
+fn file_read_to_its_end(bin: &Path, case: &str) -> TempFile {
     let mut bytes = b"category,value\n".to_vec();
     bytes.extend(b"abcdefghijklmnopqrstuvwxyz,1\n".repeat(999_999));
-    let file = TempFile::with(bin, "truncated", &bytes);
+    TempFile::with(bin, case, &bytes)
+}
+
+/// Runs `bin` on `file` with `args`; once the process has `file` mapped, stops it
+/// (SIGSTOP), calls `change` on the file and lets it go on (SIGCONT). Returns its
+/// output and whether `change` ran: a step that reads its input instead of mapping
+/// it (step 1) never maps it.
+fn change_while_mapped(
+    bin: &Path,
+    file: &Path,
+    args: &[&str],
+    change: impl FnOnce(&Path),
+) -> (Output, bool) {
     let mut child = Command::new(bin)
-        .arg(&file.0)
-        .args(["--runs", "5"])
-        .stdout(Stdio::null())
+        .arg(file)
+        .args(args)
+        .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let pid = child.id().to_string();
     let maps = format!("/proc/{pid}/maps");
-    let name = file.0.display().to_string();
+    let name = file.display().to_string();
     let mapped = || std::fs::read_to_string(&maps).is_ok_and(|m| m.contains(&name));
     let signal = |sig: &str| {
         let ok = Command::new("kill").args([sig, &pid]).status().unwrap();
         assert!(ok.success());
     };
     let deadline = Instant::now() + Duration::from_secs(120);
-    let mut truncated = false;
-    while !truncated && Instant::now() < deadline && child.try_wait().unwrap().is_none() {
+    let mut change = Some(change);
+    while change.is_some() && Instant::now() < deadline && child.try_wait().unwrap().is_none() {
         if mapped() {
             signal("-STOP");
             if mapped() {
-                File::options()
-                    .write(true)
-                    .open(&file.0)
-                    .unwrap()
-                    .set_len(0)
-                    .unwrap();
-                truncated = true;
+                change.take().expect("not yet changed")(file);
             }
             signal("-CONT");
         }
         std::thread::sleep(Duration::from_micros(200));
     }
-    let out = child.wait_with_output().unwrap();
-    if truncated {
-        let needles = [
-            name.as_str(),
-            "changed size while it was mapped (SIGBUS)",
-            "step 2 chapter",
-        ];
-        expect(&out, 135, &needles, "truncated while mapped");
-    } else {
-        eprintln!(
-            "{} never mapped {name}: it reads its input, no SIGBUS possible",
-            bin.display()
-        );
-        expect(&out, 0, &["fingerprint: 1,000,000 records"], "never mapped");
+    (child.wait_with_output().unwrap(), change.is_none())
+}
+
+/// The binary never mapped its input, so nothing changed under it: the run succeeds.
+fn never_mapped(bin: &Path, file: &Path, out: &Output) {
+    eprintln!(
+        "{} never mapped {}: it reads its input",
+        bin.display(),
+        file.display()
+    );
+    expect(out, 0, &["fingerprint: 1,000,000 records"], "never mapped");
+}
+
+/// The file shrinks while the binary has it mapped: one line naming the file and the
+/// cause, exit status 135, instead of a bare "Bus error"; and, with `--json`, the
+/// error as one JSON object on stdout (`file_changed`). A step that reads instead of
+/// mapping (step 1) never maps it: then the run must just succeed.
+pub fn truncated_while_mapped(bin: &Path) {
+    let file = file_read_to_its_end(bin, "truncated");
+    let truncate = |path: &Path| {
+        File::options()
+            .write(true)
+            .open(path)
+            .unwrap()
+            .set_len(0)
+            .unwrap();
+    };
+    let args = ["--runs", "5", "--json"];
+    let (out, truncated) = change_while_mapped(bin, &file.0, &args, truncate);
+    if !truncated {
+        return never_mapped(bin, &file.0, &out);
     }
+    let name = file.0.display().to_string();
+    let needles = [
+        name.as_str(),
+        "changed size while it was mapped (SIGBUS)",
+        "step 2 chapter",
+    ];
+    expect(&out, 135, &needles, "truncated while mapped");
+    let stdout = text(&out.stdout);
+    let json: serde_json::Value = serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|e| panic!("--json: stdout is not one JSON object ({e}): {stdout:?}"));
+    assert_eq!(json["error"], "file_changed", "{json}");
+    assert_eq!(json["path"], name.as_str(), "{json}");
+}
+
+/// Another program appends a record while the binary reads the file: exit 2, "PATH
+/// changed while it was read", neither a fault of the parser ("the pass … gave the
+/// fingerprint …") nor another answer of step 1's parser, and a message of a few
+/// lines, never a print of every group. A step that never maps its input (step 1) is
+/// not caught in the act by this test: then the run must just succeed.
+pub fn appended_while_read(bin: &Path) {
+    let file = file_read_to_its_end(bin, "appended");
+    let append = |path: &Path| {
+        let mut f = File::options().append(true).open(path).unwrap();
+        f.write_all(b"another,2\n").unwrap();
+    };
+    let (out, appended) = change_while_mapped(bin, &file.0, &["--runs", "5"], append);
+    if !appended {
+        return never_mapped(bin, &file.0, &out);
+    }
+    let name = file.0.display().to_string();
+    let needles = [
+        name.as_str(),
+        "changed while it was read",
+        "its length went from",
+    ];
+    expect(&out, 2, &needles, "appended while read");
+    let stderr = text(&out.stderr);
+    assert!(
+        !stderr.contains("fingerprint") && !stderr.contains("another answer"),
+        "{stderr}"
+    );
+    assert!(stderr.len() < 2_000, "a long message:\n{stderr}");
+    assert_eq!(text(&out.stdout), "", "an answer or a row was printed");
 }
 
 /// A sparse file of 4 GiB and 16 MiB, with records every 16 MiB and real records past

@@ -262,4 +262,16 @@ pub fn the_binary_exits_non_zero_with_the_error_as_json(bin: &Path) {
             .is_some_and(|m| m.starts_with("cannot read /no/such/file.csv")),
         "{json}"
     );
+    // An option that cannot be honoured: its exit status and message, and in JSON.
+    std::fs::write(&path, "category,value\na,1\n").unwrap();
+    let out = Command::new(bin)
+        .arg(&path)
+        .args(["--agg", "median", "--json"])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(r#"--agg: "median""#));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["error"], "options", "{json}");
 }

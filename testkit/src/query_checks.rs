@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 use gen_csv::{Config, Reference, generate_in_memory};
 
 use harness::query::cli::{QueryStep, command};
-use harness::query::{Groups, Query, groups_to_json};
+use harness::query::{Aggs, Groups, Query, groups_to_json};
 
 /// How a step adds its sums, and so which of the reference's sums it must give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,17 +67,37 @@ macro_rules! query_tests {
 /// Sums whose partial values pass `f64`'s range. A row-order sum overflows to `inf`
 /// as `f64` additions do (`1e308 + 1e308 - 1e308` is `inf`); an exact sum is the
 /// exact value rounded once (`1e308`), and an exact value past the range
-/// (`1e308 + 1e308`) is the error `sum_out_of_range`, naming the group.
+/// (`1e308 + 1e308`) is the error `sum_out_of_range`, naming the group, when the
+/// query shows SUM. A query that does not is answered: its COUNT, MIN and MAX, and
+/// the mean, which an exact sum rounds once (the mean of three `1e308` is `1e308`;
+/// a row-order sum's is `inf`).
 pub fn sums_past_f64s_range<S: QueryStep>(dir: &Path, sums: Sums) {
-    let run = |name: &str, csv: &str| {
+    let run_with = |name: &str, csv: &str, aggs: &str| {
         let path = dir.join(format!("range-{name}-{}.csv", std::process::id()));
         std::fs::write(&path, csv).unwrap();
         let matches = command::<S>().get_matches_from([S::NAME]);
         let config = S::config(&matches).unwrap_or_else(|(message, _)| panic!("{message}"));
-        let answer = S::query_file(&path, Query::default(), &config).unwrap();
+        let query = Query {
+            aggs: Aggs::parse(aggs).unwrap(),
+            ..Query::default()
+        };
+        let answer = S::query_file(&path, query, &config).unwrap();
         std::fs::remove_file(path).unwrap();
         answer
     };
+    let run = |name: &str, csv: &str| run_with(name, csv, "count,sum");
+    let three = "category,value\na,1\nc,1e308\nc,1e308\nc,1e308\n";
+    for aggs in ["mean", "count", "min,max", "count,min,max,mean"] {
+        let answer = run_with("three", three, aggs)
+            .unwrap_or_else(|e| panic!("--agg {aggs}: {e} (SUM was not asked for)"));
+        let c = answer[&b"c"[..]];
+        assert_eq!((c.count, c.min, c.max), (3, Some(1e308), Some(1e308)));
+        let mean = match sums {
+            Sums::RowOrder => f64::INFINITY,
+            Sums::Exact => 1e308,
+        };
+        assert_eq!(c.mean, Some(mean), "--agg {aggs}");
+    }
     let back = run("back", "category,value\nb,1e308\nb,1e308\nb,-1e308\n").unwrap();
     let expected = match sums {
         Sums::RowOrder => f64::INFINITY,
@@ -91,6 +111,12 @@ pub fn sums_past_f64s_range<S: QueryStep>(dir: &Path, sums: Sums) {
             past.unwrap_err().to_json(),
             serde_json::json!({"error": "sum_out_of_range", "column": "value", "key": "c"})
         ),
+    }
+    // SUM among other aggregates is still refused.
+    let with_sum = run_with("three-sum", three, "mean,sum");
+    match sums {
+        Sums::RowOrder => assert_eq!(with_sum.unwrap()[&b"c"[..]].sum, Some(f64::INFINITY)),
+        Sums::Exact => assert_eq!(with_sum.unwrap_err().name(), "sum_out_of_range"),
     }
 }
 

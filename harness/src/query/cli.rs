@@ -12,20 +12,22 @@
 //!
 //! Exit status: 0 on success; 1 when the gate fails, the query fails (its error printed,
 //! as JSON with `--json`), or the answer on step 1's parser differs; 2 when the file
-//! cannot be read; a step may add its own (step 13: 3 when a device was required).
+//! cannot be read, or changed while it was read ([`crate::run::changed`]); 135 when
+//! it shrank while it was mapped (SIGBUS); a step may add its own (step 13: 3 when a
+//! device was required). With `--json`, every error is also one JSON object on stdout,
+//! `{"error": …}`.
 
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use serde_json::json;
 
 use crate::query::{
-    Aggs, Groups, Query, QueryError, groups_to_1brc, groups_to_json_with, groups_to_table_with,
-    same_answer,
+    Aggs, Groups, Query, QueryError, first_difference, groups_to_1brc, groups_to_json_with,
+    groups_to_table_with, same_answer,
 };
-use crate::run::cli::{self, Options};
+use crate::run::cli::{self, Options, PassError, Stamp};
 use crate::run::measure::{Measurement, time_runs};
 use crate::spec::error::Error;
 use crate::spec::step::Step;
@@ -119,27 +121,24 @@ impl std::fmt::Display for RunError {
     }
 }
 
-/// Prints `e` after the step's name and returns its exit status.
+/// Prints `e` after the step's name (and with `--json` as JSON on stdout: a file
+/// that could not be read as `{"error":"io",…}`, a parse error as its own, the
+/// step's machinery as `{"error":"step",…}`) and returns its exit status.
 fn run_failed<S: QueryStep>(e: &RunError, json: bool) -> ExitCode {
     match e {
-        RunError::File(e) => failed_file::<S>(e, json),
-        RunError::Step(message) => {
-            eprintln!("{}: {message}", S::NAME);
-            ExitCode::FAILURE
-        }
+        RunError::File(e) => cli::fail_as(S::NAME, e, json),
+        RunError::Step(message) => failed::<S>("step", message, ExitCode::FAILURE, json),
     }
 }
 
-/// A file that could not be read: said on stderr, and with `--json` also as the
-/// answer's JSON on stdout (`{"error":"io","message":…}`; a parse error as its own).
-fn failed_file<S: QueryStep>(e: &Error, json: bool) -> ExitCode {
+/// Prints `message` after the step's name, and with `json` as `{"error": kind, …}` on
+/// stdout; returns `code`.
+fn failed<S: QueryStep>(kind: &str, message: &str, code: ExitCode, json: bool) -> ExitCode {
     if json {
-        match e {
-            Error::Io { .. } => println!("{}", json!({"error": "io", "message": e.to_string()})),
-            Error::Parse(p) => println!("{}", QueryError::Parse(*p).to_json()),
-        }
+        println!("{}", cli::error_object(kind, message));
     }
-    cli::fail(S::NAME, e)
+    eprintln!("{}: {message}", S::NAME);
+    code
 }
 
 /// The clap command of `S`: the query's options and the step's own.
@@ -159,33 +158,33 @@ pub fn command<S: QueryStep>() -> Command {
 /// The whole `main` of a query step.
 pub fn run_query<S: QueryStep>() -> ExitCode {
     crate::run::alloc::keep_freed_memory();
-    let matches = command::<S>().get_matches();
+    let matches = cli::matches_of(command::<S>());
     if let Some(code) = S::own_command(&matches) {
         return code;
     }
     let options = Options::from_matches(&matches);
+    if options.json {
+        cli::sigbus_as_json();
+    }
     if let Some(path) = &options.records {
-        return cli::dump_records::<S>(path, options.dialect);
+        return cli::dump_records_as::<S>(path, options.dialect, options.json);
     }
     let path = match cli::bench_input(options.file.as_deref()) {
         Ok(path) => path,
-        Err(e) => return failed_file::<S>(&e, options.json),
+        Err(e) => return cli::fail_as(S::NAME, &e, options.json),
     };
     if !cli::gate_passes::<S>() {
-        return ExitCode::FAILURE;
+        return cli::gate_failed(S::NAME, options.json);
     }
+    // An option the step cannot honour (step 13's `--device cuda` without a device).
     let config = match S::config(&matches) {
         Ok(config) => config,
-        Err((message, code)) => {
-            eprintln!("{}: {message}", S::NAME);
-            return code;
-        }
+        Err((message, code)) => return failed::<S>("options", &message, code, options.json),
     };
     let read = match cli::query_options(&matches) {
         Ok(read) => read,
         Err(message) => {
-            eprintln!("{}: {message}", S::NAME);
-            return ExitCode::from(2);
+            return failed::<S>("options", &message, ExitCode::from(2), options.json);
         }
     };
     let query = cli::query(&matches, &read);
@@ -207,14 +206,29 @@ fn run<S: QueryStep>(
     config: &S::Config,
     verbose: bool,
 ) -> Result<(), ExitCode> {
+    let json = options.json;
+    let stamp = Stamp::of(path).map_err(|e| cli::fail_as(S::NAME, &Error::io(path, e), json))?;
+    // Before any verdict and before the answer: a file that another program changed
+    // meanwhile is said to have changed, not blamed on the step or answered for.
+    // `changed` reports it (and is `None` when the file did not change).
+    let changed = || {
+        let changed = stamp.changed(path)?;
+        Some(PassError::Changed(changed).report(S::NAME, json))
+    };
+    let unchanged = || changed().map_or(Ok(()), Err);
     let (answers, times, allocs) = time_runs(options.runs, || {
-        S::query_file(path, query, config).map_err(|e| run_failed::<S>(&e, options.json))
+        S::query_file(path, query, config)
+            .map_err(|e| changed().unwrap_or_else(|| run_failed::<S>(&e, json)))
     })?;
     S::after_runs(path, config, &times);
     let groups = match &answers[0] {
         Ok(groups) => groups,
-        Err(e) => return Err(report::<S>(e, options.json)),
+        Err(e) => {
+            unchanged()?;
+            return Err(report::<S>(e, json));
+        }
     };
+    unchanged()?;
     // A timed pass ends when every group is complete, as a peer's does; the order by
     // key, for printing, is made here, timed apart.
     let start = Instant::now();
@@ -236,16 +250,22 @@ fn run<S: QueryStep>(
         return Ok(());
     }
     // The parse's fingerprint must be the reference parser's, as for every step.
-    let parsed = cli::time_pass::<S>(path, 1, query.dialect).map_err(|message| {
-        eprintln!("{}: {message}", S::NAME);
-        ExitCode::FAILURE
+    let parsed = cli::time_pass::<S>(path, 1, query.dialect).map_err(|e| match e {
+        PassError::Changed(_) => e.report(S::NAME, false),
+        e => changed().unwrap_or_else(|| e.report(S::NAME, false)),
     })?;
     let m = Measurement {
         times,
         allocs,
         ..parsed
     };
-    let step1_best = step1_speed::<S>(path, query, groups, options.runs)?;
+    let step1_best = step1_speed::<S>(path, query, groups, options.runs).map_err(|message| {
+        changed().unwrap_or_else(|| {
+            eprintln!("{}: {message}", S::NAME);
+            ExitCode::FAILURE
+        })
+    })?;
+    unchanged()?;
     let described = S::describe(config);
     if options.row_json {
         let mut json = m.to_json();
@@ -323,26 +343,33 @@ pub fn print_answer(path: &Path, query: Query<'_>, groups: &Groups) {
 /// Times the same query on step 1's parser and checks that it gives the same answer,
 /// JSON for JSON (the first cross-check, also a test). Its best time in seconds, or
 /// `None` for a step that does not compare itself with step 1.
+///
+/// # Errors
+/// What differs, in one line ([`first_difference`]: never every group).
 fn step1_speed<S: QueryStep>(
     path: &Path,
     query: Query<'_>,
     expected: &Groups,
     runs: u32,
-) -> Result<Option<f64>, ExitCode> {
+) -> Result<Option<f64>, String> {
     if !S::COMPARES_WITH_STEP1 {
         return Ok(None);
     }
-    let (answers, times, _) = time_runs(runs, || Ok::<_, ExitCode>(S::on_step1(path, query)))?;
+    let (answers, times, _) = time_runs(runs, || Ok::<_, String>(S::on_step1(path, query)))?;
     for answer in &answers {
         // Compared group by group: the two answers' JSON would take hundreds of bytes
         // a group, gigabytes with millions of keys.
-        let same = matches!(answer, Ok(groups) if same_answer(groups, expected, query.aggs));
-        if !same {
-            eprintln!(
-                "{}: the same query on step 1's parser gives another answer: {answer:?}",
-                S::NAME
-            );
-            return Err(ExitCode::FAILURE);
+        match answer {
+            Ok(groups) if same_answer(groups, expected, query.aggs) => {}
+            Ok(groups) => {
+                let names = (S::NAME, "step 1's parser");
+                let difference =
+                    first_difference(expected, groups, query.aggs, names).unwrap_or_default();
+                return Err(format!(
+                    "the same query on step 1's parser gives another answer: {difference}"
+                ));
+            }
+            Err(e) => return Err(format!("the same query on step 1's parser fails: {e}")),
         }
     }
     Ok(times.iter().min().map(|t| t.as_secs_f64()))

@@ -36,6 +36,7 @@ use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
 
 use crate::query::answer::{Group, key_text};
 use crate::query::error::QueryError;
+use crate::query::{Aggs, Query};
 
 /// The groups of an answer, in key order (bytes compared as unsigned, shorter first
 /// on a common prefix: the order of `[u8]`). Keys are distinct.
@@ -163,13 +164,20 @@ impl Groups {
         None
     }
 
-    /// The first group (in key order) whose sum is infinite, as an error: for a step
-    /// whose sums are exact, where an infinite sum means an exact sum past `f64`'s
-    /// range, not an `f64` addition that overflowed. `column` names the SUM column.
+    /// The first group (in key order) whose sum is infinite, as an error, when `query`
+    /// asks for SUM: for a step whose sums are exact, where an infinite sum means an
+    /// exact sum past `f64`'s range, not an `f64` addition that overflowed. A query
+    /// that does not show SUM is answered: its COUNT, MIN and MAX do not depend on the
+    /// sum, and its mean is rounded from the exact sum, so it lies between the group's
+    /// MIN and MAX (the mean of three `1e308` is `1e308`). The error names
+    /// `query.sum`, the SUM column.
     ///
     /// # Errors
     /// [`QueryError::SumOutOfRange`].
-    pub fn check_exact_sums(&self, column: &str) -> Result<(), QueryError> {
+    pub fn check_exact_sums(&self, query: Query<'_>) -> Result<(), QueryError> {
+        if !query.aggs.has(Aggs::SUM) {
+            return Ok(());
+        }
         let infinite = |g: &Group| g.sum.is_some_and(f64::is_infinite);
         // Each builder noted an infinite sum as it was pushed: nearly every answer
         // has none, and is not read again for it (nor ordered, which the first
@@ -179,7 +187,7 @@ impl Groups {
         }
         match self.iter().find(|(_, g)| infinite(g)) {
             Some((key, _)) => Err(QueryError::SumOutOfRange {
-                column: column.to_string(),
+                column: query.sum.to_string(),
                 key: key.to_vec(),
             }),
             None => Ok(()),
@@ -458,14 +466,42 @@ mod tests {
         builder.push(b"c", sum(3, f64::NEG_INFINITY));
         builder.push(b"b", group(4));
         let groups = builder.finish();
-        match groups.check_exact_sums("value") {
+        match groups.check_exact_sums(Query::default()) {
             Err(QueryError::SumOutOfRange { column, key }) => {
                 assert_eq!((column.as_str(), key.as_slice()), ("value", &b"c"[..]))
             }
             other => panic!("{other:?}"),
         }
         let finite: Groups = [(b"a".to_vec(), sum(1, 1e308))].into_iter().collect();
-        assert!(finite.check_exact_sums("value").is_ok());
+        assert!(finite.check_exact_sums(Query::default()).is_ok());
+    }
+
+    /// Only a query that shows SUM is refused for a sum it cannot show: COUNT, MIN,
+    /// MAX and the mean are answered whatever the sum.
+    #[test]
+    fn an_infinite_sum_is_an_error_only_when_sum_is_asked_for() {
+        let groups: Groups = [(
+            b"a".to_vec(),
+            Group {
+                sum: Some(f64::INFINITY),
+                mean: Some(1e308),
+                ..group(3)
+            },
+        )]
+        .into_iter()
+        .collect();
+        let asking = |aggs| Query {
+            aggs,
+            ..Query::default()
+        };
+        for aggs in ["mean", "count", "min,max", "count,min,max,mean"] {
+            let aggs = Aggs::parse(aggs).unwrap();
+            assert_eq!(groups.check_exact_sums(asking(aggs)), Ok(()), "{aggs:?}");
+        }
+        for aggs in ["sum", "mean,sum", "count,sum"] {
+            let aggs = Aggs::parse(aggs).unwrap();
+            assert!(groups.check_exact_sums(asking(aggs)).is_err(), "{aggs:?}");
+        }
     }
 
     #[test]
@@ -538,10 +574,14 @@ mod tests {
         for (i, key) in keys.iter().enumerate().step_by(97) {
             assert_eq!(parts.get(key).map(|g| g.count), Some(i as u64));
         }
+        let query = Query {
+            sum: "v",
+            ..Query::default()
+        };
         assert_eq!(
-            format!("{:?}", parts.check_exact_sums("v")),
-            format!("{:?}", one.check_exact_sums("v"))
+            format!("{:?}", parts.check_exact_sums(query)),
+            format!("{:?}", one.check_exact_sums(query))
         );
-        assert!(parts.check_exact_sums("v").is_err());
+        assert!(parts.check_exact_sums(query).is_err());
     }
 }

@@ -15,8 +15,8 @@ pub mod groups;
 use crate::spec::dialect::Dialect;
 
 pub use crate::query::answer::{
-    Group, Groups, GroupsBuilder, groups_to_1brc, groups_to_json, groups_to_json_with,
-    groups_to_table, groups_to_table_with, key_text, same_answer,
+    Group, Groups, GroupsBuilder, first_difference, groups_to_1brc, groups_to_json,
+    groups_to_json_with, groups_to_table, groups_to_table_with, key_text, same_answer,
 };
 pub use crate::query::error::{Place, QueryError, field_byte, line_at};
 

@@ -20,6 +20,11 @@ pub use crate::query::args::{
     QueryOptions, query, query_args, query_command, query_options, read_args, read_dialect,
     read_no_header,
 };
+pub use crate::run::changed::{FileChanged, Stamp};
+pub use crate::run::report::{
+    PassError, error_json, error_object, fail, fail_as, gate_failed, matches_of,
+};
+pub use crate::run::sigbus::{explain_sigbus, explain_sigbus_with, sigbus_as_json};
 use crate::run::stamp;
 use crate::spec::{json, reference};
 
@@ -50,7 +55,7 @@ pub fn command<S: Step>() -> Command {
         .arg(Arg::new("runs").long("runs").value_name("N").value_parser(value_parser!(u32).range(1..))
             .default_value("3").help("timed runs; the best is reported"))
         .arg(Arg::new("json").long("json").action(ArgAction::SetTrue)
-            .help("print the measurement as JSON instead of a table row"))
+            .help("print the measurement (or the error) as JSON instead of a table row"))
         .arg(Arg::new("row-json").long("row-json").action(ArgAction::SetTrue)
             .help("print the measurement (the table row) as JSON"))
         .arg(Arg::new("records").long("records").value_name("FILE").value_parser(value_parser!(PathBuf))
@@ -86,26 +91,28 @@ impl Options {
 }
 
 /// The `main` of a parsing step. Exit status: 0 on success; 1 when the gate fails, the
-/// fingerprint differs or the input breaks the dialect; 2 when a file can't be read.
+/// fingerprint differs or the input breaks the dialect; 2 when a file can't be read or
+/// changed while it was read; 135 when it shrank while it was mapped. With `--json`,
+/// every error is also one JSON object on stdout.
 pub fn run<S: Step>() -> ExitCode {
     crate::run::alloc::keep_freed_memory();
-    let options = Options::from_matches(&command::<S>().get_matches());
+    let options = Options::from_matches(&matches_of(command::<S>()));
+    if options.json {
+        sigbus_as_json();
+    }
     if let Some(path) = &options.records {
-        return dump_records::<S>(path, options.dialect);
+        return dump_records_as::<S>(path, options.dialect, options.json);
     }
     let path = match bench_input(options.file.as_deref()) {
         Ok(path) => path,
-        Err(e) => return fail(S::NAME, &e),
+        Err(e) => return fail_as(S::NAME, &e, options.json),
     };
     if !gate_passes::<S>() {
-        return ExitCode::FAILURE;
+        return gate_failed(S::NAME, options.json);
     }
     let measurement = match time_pass::<S>(&path, options.runs, options.dialect) {
         Ok(m) => m,
-        Err(message) => {
-            eprintln!("{}: {message}", S::NAME);
-            return ExitCode::FAILURE;
-        }
+        Err(e) => return e.report(S::NAME, options.json),
     };
     print_measurement(&measurement, options.json || options.row_json);
     ExitCode::SUCCESS
@@ -115,7 +122,15 @@ pub fn run<S: Step>() -> ExitCode {
 /// status 0 for records, 1 for a parse error (its JSON is printed all the same: it is
 /// the answer the conformance cases record), 2 when the file cannot be read.
 pub fn dump_records<S: Step>(path: &Path, dialect: Dialect) -> ExitCode {
-    match std::fs::read(path) {
+    dump_records_as::<S>(path, dialect, false)
+}
+
+/// [`dump_records`], with a file that cannot be read said on stdout too, as
+/// `{"error":"io",…}`, when `json` (`--json`).
+pub fn dump_records_as<S: Step>(path: &Path, dialect: Dialect, json: bool) -> ExitCode {
+    let bytes =
+        regular_file(path).and_then(|()| std::fs::read(path).map_err(|e| Error::io(path, e)));
+    match bytes {
         Ok(bytes) => {
             let outcome = S::records_in(&bytes, dialect);
             print!("{}", json::to_json(&outcome));
@@ -125,7 +140,7 @@ pub fn dump_records<S: Step>(path: &Path, dialect: Dialect) -> ExitCode {
                 ExitCode::FAILURE
             }
         }
-        Err(e) => fail(S::NAME, &Error::io(path, e)),
+        Err(e) => fail_as(S::NAME, &e, json),
     }
 }
 
@@ -139,26 +154,7 @@ pub fn dump_records<S: Step>(path: &Path, dialect: Dialect) -> ExitCode {
 /// binary ([`crate::run::sniff`]); or the bench file cannot be written.
 pub fn bench_input(file: Option<&Path>) -> Result<PathBuf, Error> {
     if let Some(path) = file {
-        // A directory, a FIFO or a device opens, and a step that maps it would say
-        // "No such device": say what it is instead. Asked of the path, not of an
-        // open file: opening a FIFO waits for a writer, forever if none comes.
-        let kind = std::fs::metadata(path)
-            .map_err(|e| Error::io(path, e))?
-            .file_type();
-        match kind {
-            kind if kind.is_dir() => {
-                return Err(Error::io(path, std::io::ErrorKind::IsADirectory.into()));
-            }
-            kind if !kind.is_file() => {
-                let what = std::io::Error::new(
-                    std::io::ErrorKind::InvalidInput,
-                    "not a regular file (a pipe, a device or a socket); the steps map their \
-                     input, which needs a file: save it to one first",
-                );
-                return Err(Error::io(path, what));
-            }
-            _ => {}
-        }
+        regular_file(path)?;
         refuse_what_is_not_text(path)?;
         explain_sigbus(path);
         return Ok(path.to_path_buf());
@@ -174,8 +170,38 @@ pub fn bench_input(file: Option<&Path>) -> Result<PathBuf, Error> {
         );
         gen_csv::write_files(&config, &path).map_err(|e| Error::io_write(&path, e))?;
     }
+    regular_file(&path)?;
     explain_sigbus(&path);
     Ok(path)
+}
+
+/// Refuses `path` unless it is a regular file (or a symbolic link to one): the check
+/// every path a step reads passes first, the file to measure ([`bench_input`], the
+/// bench file too) and `--records` ([`dump_records`]). A directory, a FIFO or a device opens, and a step
+/// that maps it would say "No such device", one that reads it would wait for a
+/// FIFO's writer or read `/dev/zero` until memory runs out: say what it is instead.
+/// Asked of the path, not of an open file: opening a FIFO waits for a writer, forever
+/// if none comes.
+///
+/// # Errors
+/// [`Error::Io`] naming `path`: it cannot be found or asked, it is a directory, or
+/// it is not a regular file.
+pub fn regular_file(path: &Path) -> Result<(), Error> {
+    let kind = std::fs::metadata(path)
+        .map_err(|e| Error::io(path, e))?
+        .file_type();
+    if kind.is_dir() {
+        return Err(Error::io(path, std::io::ErrorKind::IsADirectory.into()));
+    }
+    if !kind.is_file() {
+        let what = std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a pipe, a device or a socket); the steps map their \
+             input, which needs a file: save it to one first",
+        );
+        return Err(Error::io(path, what));
+    }
+    Ok(())
 }
 
 /// A compressed, UTF-16 or binary file is refused with what it looks like
@@ -195,54 +221,6 @@ fn refuse_what_is_not_text(path: &Path) -> Result<(), Error> {
             std::io::Error::new(std::io::ErrorKind::InvalidData, what),
         )),
         None => Ok(()),
-    }
-}
-
-/// What the SIGBUS handler prints, set once before the handler is installed.
-static SIGBUS_MESSAGE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-
-/// Turns the bare "Bus error" of a mapped file that shrinks under the pass into one
-/// line naming `path`, and exit status 135 (128 + SIGBUS, as the shell reports the
-/// signal). Only the first call installs it. See `tests/sigbus.rs` in steps 2-4.
-pub fn explain_sigbus(path: &Path) {
-    explain_sigbus_with(format!(
-        "error: {} changed size while it was mapped (SIGBUS): another program truncated \
-         or rewrote it during the pass. Steps 2 and later map their input instead of \
-         reading it; the book's step 2 chapter (\"map, don't read\") explains the trade.",
-        path.display()
-    ));
-}
-
-/// [`explain_sigbus`] with the line `message`: for what is mapped besides an input
-/// file (step 11's tables).
-pub fn explain_sigbus_with(message: String) {
-    let message = format!("\n{message}\n");
-    if SIGBUS_MESSAGE.set(message).is_err() {
-        return;
-    }
-    #[cfg(unix)]
-    // SAFETY: a zeroed `sigaction` is a valid value (no flags, empty mask, and the
-    // handler set below); `on_sigbus` has the signature a handler without SA_SIGINFO
-    // must have, and does only what a handler may (see there).
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = on_sigbus as extern "C" fn(libc::c_int) as libc::sighandler_t;
-        libc::sigaction(libc::SIGBUS, &action, std::ptr::null_mut());
-    }
-}
-
-/// Prints [`SIGBUS_MESSAGE`] and exits at once: a SIGBUS from a mapping cannot be
-/// returned from (the faulting read would run again), and unwinding out of a signal
-/// handler is undefined, so the process ends here, as it would have by the signal.
-#[cfg(unix)]
-extern "C" fn on_sigbus(_signal: libc::c_int) {
-    let message = SIGBUS_MESSAGE.get().map_or("", String::as_str);
-    // SAFETY: `write(2)` and `_exit(2)` are async-signal-safe; the message is set
-    // before the handler exists and never changes, and reading it through `OnceLock`
-    // is one atomic load, with no lock and no allocation.
-    unsafe {
-        libc::write(2, message.as_ptr().cast(), message.len());
-        libc::_exit(135);
     }
 }
 
@@ -304,22 +282,37 @@ pub fn expected_fingerprint(path: &Path, dialect: Dialect) -> Result<Fingerprint
 }
 
 /// Times `S::pass` over `path` `runs` times and checks every run's fingerprint
-/// against the reference parser's.
+/// against the reference parser's, on a file that did not change meanwhile.
 ///
 /// # Errors
-/// A message when the file cannot be read, breaks the dialect, or a run's fingerprint
-/// differs from the reference parser's (a bug in the step that the gate missed).
-pub fn time_pass<S: Step>(path: &Path, runs: u32, dialect: Dialect) -> Result<Measurement, String> {
-    let expected = expected_fingerprint(path, dialect).map_err(|e| e.to_string())?;
+/// [`PassError`]: the file cannot be read or breaks the dialect, it changed while it
+/// was read ([`Stamp`]: said so rather than blamed on the step), or a run's
+/// fingerprint differs from the reference parser's.
+pub fn time_pass<S: Step>(
+    path: &Path,
+    runs: u32,
+    dialect: Dialect,
+) -> Result<Measurement, PassError> {
+    let stamp = Stamp::of(path).map_err(|e| PassError::File(Error::io(path, e)))?;
+    // Any failure, and any disagreement, is first a question of the file.
+    let judged = |e: Error| {
+        stamp
+            .changed(path)
+            .map_or(PassError::File(e), PassError::Changed)
+    };
+    let expected = expected_fingerprint(path, dialect).map_err(judged)?;
     let (fingerprints, times, allocs) =
-        time_runs(runs, || S::pass(path, dialect)).map_err(|e| e.to_string())?;
+        time_runs(runs, || S::pass(path, dialect)).map_err(judged)?;
+    if let Some(changed) = stamp.changed(path) {
+        return Err(PassError::Changed(changed));
+    }
     if let Some(fp) = fingerprints.iter().find(|&&fp| fp != expected) {
-        return Err(format!(
+        return Err(PassError::Fingerprint(format!(
             "the pass over {} gave the fingerprint {} but the reference parser gives {}",
             path.display(),
             fp.to_json(),
             expected.to_json()
-        ));
+        )));
     }
     eprintln!(
         "fingerprint: {} records, {} fields, {} bytes, the same as the reference parser's",
@@ -327,9 +320,7 @@ pub fn time_pass<S: Step>(path: &Path, runs: u32, dialect: Dialect) -> Result<Me
         thousands(expected.fields),
         thousands(expected.bytes)
     );
-    let bytes = std::fs::metadata(path)
-        .map_err(|e| Error::io(path, e).to_string())?
-        .len();
+    let bytes = stamp.bytes();
     Ok(Measurement {
         step: S::NAME.to_string(),
         number: S::NUMBER,
@@ -357,14 +348,5 @@ pub fn print_measurement(m: &Measurement, json: bool) {
     println!("{}\n{}", Measurement::table_header(), m.table_row());
     if let Some(warning) = crate::run::measure::build_warning() {
         println!("{warning}");
-    }
-}
-
-/// Prints `error` as `NAME: error` and returns the matching exit status.
-pub fn fail(step: &str, error: &Error) -> ExitCode {
-    eprintln!("{step}: {error}");
-    match error {
-        Error::Io { .. } => ExitCode::from(2),
-        Error::Parse(_) => ExitCode::FAILURE,
     }
 }

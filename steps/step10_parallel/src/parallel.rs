@@ -154,7 +154,7 @@ pub fn run_plan(
     let scattered = scattered.into_iter().flatten().collect();
     let groups = crate::merge::merge(tables, scattered, input, threads);
     // An infinite sum is an exact sum past f64's range: an error, not `inf`.
-    groups.check_exact_sums(query.sum)?;
+    groups.check_exact_sums(query)?;
     Ok(groups)
 }
 

@@ -27,7 +27,7 @@ fn command() -> Command {
 }
 
 fn main() -> ExitCode {
-    let matches = command().get_matches();
+    let matches = harness::run::cli::matches_of(command());
     let result = match matches.subcommand() {
         Some(("load", m)) => cli::load::run(m),
         Some(("query", m)) => cli::query::run(m),

@@ -315,7 +315,7 @@ pub fn finish(
         .map(|(k, acc)| (k.clone(), acc.group()))
         .collect();
     // An infinite sum is an exact sum past f64's range: an error, as in step 9.
-    groups.check_exact_sums(query.sum)?;
+    groups.check_exact_sums(query)?;
     Ok(groups)
 }
 // ANCHOR_END: finish

@@ -77,7 +77,11 @@ fn a_missing_device_falls_back_only_when_allowed() {
                 "{}",
                 text(&out.stderr)
             );
-            assert!(out.stdout.is_empty());
+            // `--json` keeps its promise: the error as JSON on stdout.
+            let json: serde_json::Value = serde_json::from_slice(&out.stdout)
+                .unwrap_or_else(|e| panic!("{e}: {:?}", text(&out.stdout)));
+            assert_eq!(json["error"], "options", "{json}");
+            assert!(json["message"].as_str().unwrap().contains("no CUDA device"));
         }
         assert!(text(&required.stderr).contains("REQUIRE_GPU=1"));
     }

@@ -279,14 +279,15 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     ///
     /// # Errors
     /// [`QueryError::NoHeader`] when no record was added;
-    /// [`QueryError::SumOutOfRange`] when a group's exact sum is beyond `f64`'s range
-    /// (its rounding is infinite), whatever the order its values came in.
+    /// [`QueryError::SumOutOfRange`] when the query shows SUM and a group's exact sum
+    /// is beyond `f64`'s range (its rounding is infinite), whatever the order its
+    /// values came in.
     pub fn finish(self) -> Result<Groups, QueryError> {
         if self.columns.is_none() {
             return Err(QueryError::NoHeader);
         }
         let groups = self.table.to_groups();
-        groups.check_exact_sums(self.query.sum)?;
+        groups.check_exact_sums(self.query)?;
         Ok(groups)
     }
 }

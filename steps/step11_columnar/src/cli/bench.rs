@@ -23,7 +23,7 @@ use harness::run::measure::{Measurement, thousands, time_runs};
 
 use crate::Step11;
 use crate::cli::load::{dir_bytes, print_phases};
-use crate::cli::{first_in_record_order, query_table, read_options, report, split};
+use crate::cli::{first_in_record_order, query_table, report, split};
 use crate::query::{self, Query, Split};
 use crate::splayed::error::TableError;
 use crate::splayed::load::{
@@ -40,37 +40,61 @@ const BENCH_TABLE: &str = "step11-bench-";
 /// load or query ([`report`]).
 pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let options = Options::from_matches(matches);
+    if options.json {
+        cli::sigbus_as_json();
+    }
     if let Some(path) = &options.records {
-        return Ok(cli::dump_records::<Step11>(path, options.dialect));
+        return Ok(cli::dump_records_as::<Step11>(
+            path,
+            options.dialect,
+            options.json,
+        ));
     }
     let path = cli::bench_input(options.file.as_deref())
         .map_err(|e| report(&TableError::Io(e), options.json))?;
+    // A file that another program changes during the runs is said to have changed.
+    let stamp = cli::Stamp::of(&path)
+        .map_err(|e| report(&TableError::Io(harness::Error::io(&path, e)), options.json))?;
+    let unchanged = || match stamp.changed(&path) {
+        Some(changed) => Err(cli::PassError::Changed(changed).report("step11", options.json)),
+        None => Ok(()),
+    };
     if !cli::gate_passes::<Step11>() {
-        return Err(ExitCode::FAILURE);
+        return Err(cli::gate_failed("step11", options.json));
     }
-    let read = read_options(matches)?;
+    let read = cli::query_options(matches).map_err(|message| {
+        if options.json {
+            println!("{}", cli::error_object("options", &message));
+        }
+        eprintln!("step11: {message}");
+        ExitCode::from(2)
+    })?;
     let (query, split) = (cli::query(matches, &read), split(matches));
     // The query says how to read the file (`--format 1brc` sets the delimiter and
     // that there is no header).
     let load_options = LoadOptions {
         dialect: query.dialect,
         no_header: !query.header,
-        ..crate::cli::load_options(matches).map_err(|e| report(&e, false))?
+        ..crate::cli::load_options(matches).map_err(|e| report(&e, options.json))?
     };
     let verbose = matches.get_flag("verbose");
     // Scratch space is the system's: a missing TMPDIR is an error, never created.
     let scratch = std::env::temp_dir();
     if !scratch.is_dir() {
-        eprintln!(
-            "step11 bench: the scratch directory {} (TMPDIR) does not exist: create it, or \
-             set TMPDIR to one that does",
+        let message = format!(
+            "the scratch directory {} (TMPDIR) does not exist: create it, or set TMPDIR \
+             to one that does",
             scratch.display()
         );
+        if options.json {
+            println!("{}", cli::error_object("io", &message));
+        }
+        eprintln!("step11 bench: {message}");
         return Err(ExitCode::FAILURE);
     }
     remove_stale_bench_tables();
     let dir = scratch.join(format!("{BENCH_TABLE}{}", std::process::id()));
-    let input = crate::map(&path).map_err(|e| cli::fail("step11", &e))?;
+    let input = crate::map(&path).map_err(|e| cli::fail_as("step11", &e, options.json))?;
     let bench = Bench {
         input: &input,
         dir: &dir,
@@ -93,6 +117,7 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     keep_on_interrupt(&dir); // removed by the last round
     let last = last.expect("at least one run");
+    unchanged()?;
     if options.json {
         println!("{}", groups_to_json_with(&last.groups, query.aggs));
         return Ok(ExitCode::SUCCESS);
@@ -105,10 +130,9 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
         println!("{text}");
         return Ok(ExitCode::SUCCESS);
     }
-    let parsed = cli::time_pass::<Step11>(&path, 1, query.dialect).map_err(|message| {
-        eprintln!("step11: {message}");
-        ExitCode::FAILURE
-    })?;
+    let parsed =
+        cli::time_pass::<Step11>(&path, 1, query.dialect).map_err(|e| e.report("step11", false))?;
+    unchanged()?;
     let load = Measurement {
         times: times.load,
         allocs: times.load_allocs,

@@ -82,7 +82,7 @@ pub fn run_selected(
         && units::scale_of(types[1]).is_some()
     {
         let groups = units::run(table, (key, sum), threads)?;
-        groups.check_exact_sums(query.sum)?;
+        groups.check_exact_sums(query)?;
         return Ok(groups);
     }
     let keys = table.column(key)?;
@@ -116,7 +116,7 @@ pub fn run_selected(
         }
     }?;
     // An infinite sum is an exact sum past f64's range: an error, as over the CSV.
-    groups.check_exact_sums(query.sum)?;
+    groups.check_exact_sums(query)?;
     Ok(groups)
 }
 
