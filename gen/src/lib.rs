@@ -12,6 +12,11 @@
 //! delimiter, a doubled quote or a newline), `date` (`YYYY-MM-DD`), `qty` (1–999),
 //! `flag` (`true`/`false`).
 //!
+//! [`Shape::quote_strings`] writes the same rows with every field that is not a number
+//! quoted, the header's names included, as pandas' `QUOTE_NONNUMERIC`, R's
+//! `write.csv` and many exporters write them: `"sport"`, `"2022-08-25"`, `"false"`;
+//! `id`, `value` and `qty` stay bare.
+//!
 //! Alongside the CSV, [`Reference`] records the answer of
 //! `SELECT category, COUNT(*), SUM(value) GROUP BY category`: the exact decimal sum
 //! (values have at most 6 fraction digits, so an `i128` count of millionths is exact)
@@ -90,6 +95,19 @@ pub fn key_text(k: u64) -> String {
         0 => word.to_string(),
         n => format!("{word}-{n}"),
     }
+}
+
+/// What shapes a file besides its [`Config`]: its keys, and whether its strings are
+/// quoted. `Shape::default()` is the bench file's: its 32 categories, strings bare.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// Another key column ([`Keys`]); `None` for the 32 [`CATEGORIES`].
+    pub keys: Option<Keys>,
+    /// Every field that is not a number quoted (`category`, `name`, `date`, `flag`
+    /// and the header's names), as an exporter's "quote non-numeric" option writes
+    /// them. The rows are the same as without it, drawn from the same seed; only
+    /// the bytes around the strings differ, so the reference answer is the same.
+    pub quote_strings: bool,
 }
 
 /// Which key each row takes, for a [`Keys`] file.
@@ -200,8 +218,26 @@ pub fn generate_keyed(
     out: impl Write,
     progress: &ProgressBar,
 ) -> io::Result<Reference> {
-    let Some(keys) = keys else {
-        return generate_categories(config, out, progress);
+    let shape = Shape {
+        keys,
+        ..Shape::default()
+    };
+    generate_shaped(config, shape, out, progress)
+}
+
+/// [`generate`] in the [`Shape`] `shape`: its keys, and its strings quoted or not.
+///
+/// # Errors
+/// Whatever writing to `out` fails with.
+pub fn generate_shaped(
+    config: &Config,
+    shape: Shape,
+    out: impl Write,
+    progress: &ProgressBar,
+) -> io::Result<Reference> {
+    let q = Quotes::new(shape.quote_strings);
+    let Some(keys) = shape.keys else {
+        return generate_categories(config, q, out, progress);
     };
     let mut out = CountingWriter {
         inner: out,
@@ -211,7 +247,7 @@ pub fn generate_keyed(
     let eol = if config.crlf { "\r\n" } else { "\n" };
     let picker = KeyPicker::new(keys);
     let mut groups = vec![GroupRef::default(); picker.keys.distinct as usize];
-    write!(out, "{HEADER}{eol}")?;
+    write_header(&mut out, q, eol)?;
     for id in 0..config.rows {
         let key = picker.pick(id, &mut rng);
         let (value_text, micros) = random_value(&mut rng);
@@ -221,8 +257,8 @@ pub fn generate_keyed(
             .parse::<f64>()
             .expect("a generated value is a valid f64");
         group.sum_micros += micros;
-        write!(out, "{id},{},{value_text},", key_text(key))?;
-        write_rest(&mut out, &mut rng, config, eol)?;
+        write!(out, "{id},{q}{}{q},{value_text},", key_text(key))?;
+        write_rest(&mut out, &mut rng, config, q, eol)?;
         if id % 65_536 == 0 {
             progress.set_position(id);
         }
@@ -245,6 +281,7 @@ pub fn generate_keyed(
 /// The bench file's own rows: `category` one of the 32 [`CATEGORIES`], Zipf-skewed.
 fn generate_categories(
     config: &Config,
+    q: Quotes,
     out: impl Write,
     progress: &ProgressBar,
 ) -> io::Result<Reference> {
@@ -262,7 +299,7 @@ fn generate_categories(
         rows: config.rows,
         ..Reference::default()
     };
-    write!(out, "{HEADER}{eol}")?;
+    write_header(&mut out, q, eol)?;
     for id in 0..config.rows {
         let category = pick_weighted(&mut rng, &weights, total_weight);
         let (value_text, micros) = random_value(&mut rng);
@@ -275,8 +312,8 @@ fn generate_categories(
             .parse::<f64>()
             .expect("a generated value is a valid f64");
         group.sum_micros += micros;
-        write!(out, "{id},{},{value_text},", CATEGORIES[category])?;
-        write_rest(&mut out, &mut rng, config, eol)?;
+        write!(out, "{id},{q}{}{q},{value_text},", CATEGORIES[category])?;
+        write_rest(&mut out, &mut rng, config, q, eol)?;
         if id % 65_536 == 0 {
             progress.set_position(id);
         }
@@ -292,6 +329,14 @@ pub fn generate_in_memory(config: &Config) -> (Vec<u8>, Reference) {
     let mut csv = Vec::new();
     let reference =
         generate(config, &mut csv, &ProgressBar::hidden()).expect("writing to a Vec cannot fail");
+    (csv, reference)
+}
+
+/// [`generate_in_memory`] in the [`Shape`] `shape`.
+pub fn generate_in_memory_shaped(config: &Config, shape: Shape) -> (Vec<u8>, Reference) {
+    let mut csv = Vec::new();
+    let reference = generate_shaped(config, shape, &mut csv, &ProgressBar::hidden())
+        .expect("writing to a Vec cannot fail");
     (csv, reference)
 }
 
@@ -316,6 +361,18 @@ pub fn write_files_keyed(
     keys: Option<Keys>,
     csv_path: &Path,
 ) -> io::Result<Reference> {
+    let shape = Shape {
+        keys,
+        ..Shape::default()
+    };
+    write_files_shaped(config, shape, csv_path)
+}
+
+/// [`write_files`] in the [`Shape`] `shape`.
+///
+/// # Errors
+/// As [`write_files`].
+pub fn write_files_shaped(config: &Config, shape: Shape, csv_path: &Path) -> io::Result<Reference> {
     let ref_path = reference_path(csv_path);
     output::check_target(csv_path)?;
     output::check_target(&ref_path).map_err(|e| output::of_reference(&ref_path, e))?;
@@ -328,16 +385,16 @@ pub fn write_files_keyed(
     );
     // On any error below, the temporaries are dropped, so removed.
     let (csv, file) = output::Temporary::create(csv_path)?;
-    let reference = generate_keyed(
+    let reference = generate_shaped(
         config,
-        keys,
+        shape,
         BufWriter::with_capacity(1 << 20, file),
         &progress,
     );
     progress.finish_and_clear();
     let reference = reference?;
     let (reference_file, mut file) = output::Temporary::create(&ref_path)?;
-    file.write_all(reference_json_keyed(config, keys, &reference).as_bytes())?;
+    file.write_all(reference_json_shaped(config, shape, &reference).as_bytes())?;
     output::commit(vec![csv, reference_file])?;
     Ok(reference)
 }
@@ -367,6 +424,16 @@ pub fn reference_json(config: &Config, reference: &Reference) -> String {
 
 /// [`reference_json`] for a file of [`generate_keyed`]: the query names its keys.
 pub fn reference_json_keyed(config: &Config, keys: Option<Keys>, reference: &Reference) -> String {
+    let shape = Shape {
+        keys,
+        ..Shape::default()
+    };
+    reference_json_shaped(config, shape, reference)
+}
+
+/// [`reference_json`] for a file of [`generate_shaped`]: the query names its keys,
+/// and a file with its strings quoted says so (`"quote_strings": true`).
+pub fn reference_json_shaped(config: &Config, shape: Shape, reference: &Reference) -> String {
     use serde_json::{Map, Value, json};
     let groups: Map<String, Value> = reference
         .groups
@@ -390,8 +457,11 @@ pub fn reference_json_keyed(config: &Config, keys: Option<Keys>, reference: &Ref
         "crlf": config.crlf,
         "groups": groups,
     });
-    if let Some(k) = keys {
+    if let Some(k) = shape.keys {
         doc["keys"] = json!({"distinct": k.distinct, "zipf": k.zipf});
+    }
+    if shape.quote_strings {
+        doc["quote_strings"] = json!(true);
     }
     serde_json::to_string_pretty(&doc).expect("JSON values always serialize") + "\n"
 }
@@ -427,29 +497,61 @@ fn random_value(rng: &mut ChaCha8Rng) -> (String, i128) {
     (text, if negative { -micros } else { micros })
 }
 
-/// The columns after `value`: `name`, `date`, `qty`, `flag` and the terminator.
+/// The quote around a string field: `"` in a file of [`Shape::quote_strings`], else
+/// nothing (`Display` writes it).
+#[derive(Clone, Copy)]
+struct Quotes(&'static str);
+
+impl Quotes {
+    fn new(quote_strings: bool) -> Quotes {
+        Quotes(if quote_strings { "\"" } else { "" })
+    }
+}
+
+impl std::fmt::Display for Quotes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// The header line: [`HEADER`], each name quoted with `q`.
+fn write_header(out: &mut impl Write, q: Quotes, eol: &str) -> io::Result<()> {
+    let names: Vec<String> = HEADER.split(',').map(|n| format!("{q}{n}{q}")).collect();
+    write!(out, "{}{eol}", names.join(","))
+}
+
+/// The columns after `value`: `name`, `date`, `qty`, `flag` and the terminator; the
+/// strings quoted with `q`.
 fn write_rest(
     out: &mut impl Write,
     rng: &mut ChaCha8Rng,
     config: &Config,
+    q: Quotes,
     eol: &str,
 ) -> io::Result<()> {
-    write_name(out, rng, config.quoted_pct)?;
+    write_name(out, rng, config.quoted_pct, q)?;
     let days = rng.random_range(0..2557); // 2020-01-01 ..= 2026-12-31
     let (y, m, d) = date::civil_from_days(date::days_from_civil(2020, 1, 1) + days);
     let qty = rng.random_range(1..1000u32);
     let flag = rng.random_bool(0.5);
-    write!(out, ",{y:04}-{m:02}-{d:02},{qty},{flag}{eol}")
+    write!(out, ",{q}{y:04}-{m:02}-{d:02}{q},{qty},{q}{flag}{q}{eol}")
 }
 
-fn write_name(out: &mut impl Write, rng: &mut ChaCha8Rng, quoted_pct: f64) -> io::Result<()> {
+fn write_name(
+    out: &mut impl Write,
+    rng: &mut ChaCha8Rng,
+    quoted_pct: f64,
+    q: Quotes,
+) -> io::Result<()> {
     let len = rng.random_range(3..=10);
     let mut name = [0u8; 10];
     for b in &mut name[..len] {
         *b = rng.random_range(b'a'..=b'z');
     }
     if !rng.random_bool((quoted_pct / 100.0).clamp(0.0, 1.0)) {
-        return out.write_all(&name[..len]);
+        out.write_all(q.0.as_bytes())?;
+        out.write_all(&name[..len])?;
+        return out.write_all(q.0.as_bytes());
     }
     // A quoted name holds one of the three things that force quoting.
     let special: &[u8] = match rng.random_range(0..3) {
@@ -597,6 +699,66 @@ mod tests {
             (key_text(0), key_text(32), key_text(65)),
             ("books".into(), "books-1".into(), "games-2".into())
         );
+    }
+
+    #[test]
+    fn quote_strings_quotes_every_string_and_keeps_the_rows() {
+        let config = Config {
+            rows: 2_000,
+            ..Config::default()
+        };
+        let made = |shape: Shape| {
+            let mut out = Vec::new();
+            let reference =
+                generate_shaped(&config, shape, &mut out, &ProgressBar::hidden()).unwrap();
+            (out, reference)
+        };
+        for keys in [
+            None,
+            Some(Keys {
+                distinct: 100,
+                zipf: false,
+            }),
+        ] {
+            let (plain, plain_ref) = made(Shape {
+                keys,
+                quote_strings: false,
+            });
+            let (quoted, quoted_ref) = made(Shape {
+                keys,
+                quote_strings: true,
+            });
+            assert_eq!(quoted_ref.groups, plain_ref.groups, "the same answer");
+            assert_eq!(quoted_ref.bytes, quoted.len() as u64);
+            let header = b"\"id\",\"category\",\"value\",\"name\",\"date\",\"qty\",\"flag\"\n";
+            assert!(quoted.starts_with(header));
+            // Rows whose name holds nothing special: the same fields, the strings
+            // quoted, the numbers bare.
+            let lines = |csv: &[u8]| -> Vec<Vec<u8>> {
+                csv.split(|&b| b == b'\n')
+                    .skip(1)
+                    .map(<[u8]>::to_vec)
+                    .collect()
+            };
+            let (plain, quoted) = (lines(&plain), lines(&quoted));
+            let mut compared = 0;
+            for (p, q) in plain.iter().zip(&quoted) {
+                if p.contains(&b'"') || p.is_empty() {
+                    break; // a special name: lines no longer pair up past its LF
+                }
+                let p: Vec<&[u8]> = p.split(|&b| b == b',').collect();
+                let q: Vec<&[u8]> = q.split(|&b| b == b',').collect();
+                assert_eq!(p.len(), 7);
+                for (k, (pf, qf)) in p.iter().zip(&q).enumerate() {
+                    match k {
+                        0 | 2 | 5 => assert_eq!(pf, qf),
+                        _ => assert_eq!(*qf, [b"\"", *pf, b"\""].concat()),
+                    }
+                }
+                compared += 1;
+            }
+            assert!(compared > 10, "{compared}");
+        }
     }
 
     #[test]

@@ -1,6 +1,8 @@
-//! `gen [--rows N] [--out PATH] [--seed S] [--quoted-pct P] [--crlf] [--keys N [--zipf]]`:
-//! writes a bench CSV and its reference answer (`PATH` with `.ref.json` in place of
-//! `.csv`). `--keys N` puts N distinct keys in `category` instead of the 32 categories.
+//! `gen [--rows N] [--out PATH] [--seed S] [--quoted-pct P] [--crlf] [--keys N [--zipf]]
+//! [--quote-strings]`: writes a bench CSV and its reference answer (`PATH` with
+//! `.ref.json` in place of `.csv`). `--keys N` puts N distinct keys in `category`
+//! instead of the 32 categories; `--quote-strings` quotes every field that is not a
+//! number, as pandas' `QUOTE_NONNUMERIC` does.
 //! A target that is not a regular file or absent (a device, a FIFO, a directory) is
 //! refused; the files are written as temporaries (`PATH.tmp`) renamed into place, and
 //! removed on an error, SIGINT or SIGTERM (exit status 130).
@@ -68,6 +70,12 @@ fn main() -> ExitCode {
                 .help("with --keys: draw each row's key Zipf-skewed (rank r with weight 1/(r+1)) instead of in turn"),
         )
         .arg(
+            Arg::new("quote-strings")
+                .long("quote-strings")
+                .action(ArgAction::SetTrue)
+                .help("quote every field that is not a number (category, name, date, flag, and the header's names), as pandas' QUOTE_NONNUMERIC and R's write.csv do: the same rows and answer as without it"),
+        )
+        .arg(
             Arg::new("format")
                 .long("format")
                 .value_parser(["csv", "1brc"])
@@ -104,13 +112,16 @@ fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let keys = matches
-        .get_one::<u64>("keys")
-        .map(|&distinct| gen_csv::Keys {
-            distinct,
-            zipf: matches.get_flag("zipf"),
-        });
-    match gen_csv::write_files_keyed(&config, keys, out) {
+    let shape = gen_csv::Shape {
+        keys: matches
+            .get_one::<u64>("keys")
+            .map(|&distinct| gen_csv::Keys {
+                distinct,
+                zipf: matches.get_flag("zipf"),
+            }),
+        quote_strings: matches.get_flag("quote-strings"),
+    };
+    match gen_csv::write_files_shaped(&config, shape, out) {
         Ok(reference) => {
             println!(
                 "wrote {} ({} rows, {} distinct keys, {:.1} MB) and {}",
