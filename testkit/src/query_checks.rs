@@ -1,7 +1,8 @@
 //! The query steps' answer, cross-checked the same way for every step:
 //! [`crate::query_tests!`]. Through the step's own [`QueryStep`] (the code its binary
-//! runs), on generated files of three shapes (default, every field quoted with CR LF,
-//! no quotes):
+//! runs), on generated files of five shapes (default, every name quoted with CR LF,
+//! no quotes, and every string quoted as pandas' `QUOTE_NONNUMERIC` writes them, with
+//! the bench file's 32 keys and with 20,000):
 //!
 //! - the same answer as the same query on step 1's parser, JSON for JSON (for a step
 //!   that compares itself with step 1);
@@ -19,7 +20,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use gen_csv::{Config, Reference, generate_in_memory};
+use gen_csv::{Config, Keys, Reference, Shape, generate_in_memory_shaped};
 
 use harness::query::cli::{QueryStep, command};
 use harness::query::{Aggs, Groups, Query, groups_to_json};
@@ -151,6 +152,33 @@ pub fn configs() -> Vec<(&'static str, Config)> {
     ]
 }
 
+/// [`configs`] and the files users have that the bench file is not: every string
+/// quoted (`gen --quote-strings`), with the bench file's 32 keys, and with 20,000
+/// keys (more than a query step's table takes before it sets rows aside), each with
+/// its [`Shape`]: `(name, config, shape)`.
+pub fn shaped_configs() -> Vec<(&'static str, Config, Shape)> {
+    let mut all: Vec<_> = configs()
+        .into_iter()
+        .map(|(name, config)| (name, config, Shape::default()))
+        .collect();
+    let quoted = |keys| Shape {
+        keys,
+        quote_strings: true,
+    };
+    let config = |rows, seed| Config {
+        rows,
+        seed,
+        ..Config::default()
+    };
+    all.push(("quote-strings", config(10_000, 9), quoted(None)));
+    let keys = Keys {
+        distinct: 20_000,
+        zipf: false,
+    };
+    all.push(("quote-strings-keys", config(40_000, 10), quoted(Some(keys))));
+    all
+}
+
 /// A generated file written to `dir` (step 1 and the binaries read files) with its
 /// bytes and its reference.
 pub fn generated(
@@ -159,7 +187,18 @@ pub fn generated(
     name: &str,
     config: &Config,
 ) -> (PathBuf, Vec<u8>, Reference) {
-    let (csv, reference) = generate_in_memory(config);
+    generated_shaped(dir, test, name, config, Shape::default())
+}
+
+/// [`generated`] in the [`Shape`] `shape`.
+pub fn generated_shaped(
+    dir: &Path,
+    test: &str,
+    name: &str,
+    config: &Config,
+    shape: Shape,
+) -> (PathBuf, Vec<u8>, Reference) {
+    let (csv, reference) = generate_in_memory_shaped(config, shape);
     let path = dir.join(format!("{test}-{name}-{}.csv", std::process::id()));
     std::fs::write(&path, &csv).unwrap();
     (path, csv, reference)
@@ -179,8 +218,8 @@ pub fn same_answer_as_step_1s_parser<S: QueryStep>(dir: &Path) {
     if !S::COMPARES_WITH_STEP1 {
         return;
     }
-    for (name, config) in configs() {
-        let (path, _, _) = generated(dir, "step1", name, &config);
+    for (name, config, shape) in shaped_configs() {
+        let (path, _, _) = generated_shaped(dir, "step1", name, &config, shape);
         let ours = answer::<S>(&path, Query::default());
         let step1 = S::on_step1(&path, Query::default()).unwrap();
         assert_eq!(groups_to_json(&ours), groups_to_json(&step1), "{name}");
@@ -193,8 +232,8 @@ pub fn same_answer_as_step_1s_parser<S: QueryStep>(dir: &Path) {
 /// of Numerical Algorithms", 4.2: recursive summation of n terms errs by at most
 /// (n − 1) u Σ|x|, u = 2^-53, plus each term's rounding when parsed).
 pub fn same_answer_as_gens_reference<S: QueryStep>(dir: &Path, sums: Sums) {
-    for (name, config) in configs() {
-        let (path, csv, reference) = generated(dir, "gen", name, &config);
+    for (name, config, shape) in shaped_configs() {
+        let (path, csv, reference) = generated_shaped(dir, "gen", name, &config, shape);
         let ours = answer::<S>(&path, Query::default());
         assert_eq!(ours.len(), reference.groups.len(), "{name}");
         let abs_sums = absolute_sums(&csv);
