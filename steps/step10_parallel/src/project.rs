@@ -18,9 +18,10 @@
 //! LF, and one popcount for the rest (the "select the k-th set bit" of succinct data
 //! structures; simdjson's stage 2 walks every bit instead, as the full walk here
 //! does). A field is handed out as written
-//! (a quoted field with its quotes): the query cooks only the rare field that starts
-//! with a quote ([`raw_cooked`]). No `""` pairs are tracked here, unlike the full
-//! walk, since cooking finds them. Blocks with a misplaced quote still go through the
+//! (a quoted field with its quotes): the query reads a quoted field between its
+//! quotes when it holds no other quote ([`plain_span`]), and cooks only the rare one
+//! that does ([`raw_cooked`]). No `""` pairs are tracked here, unlike the full
+//! walk, since [`plain_span`] and cooking find them. Blocks with a misplaced quote still go through the
 //! state machine, whose records are projected the same way.
 
 use std::borrow::Cow;
@@ -273,6 +274,54 @@ fn row_of(record: &Record<'_, '_>, wanted: [usize; 2]) -> Row {
         fields: [field(wanted[0]), field(wanted[1])],
     }
 }
+
+// ANCHOR: plain_span
+/// The bytes of a field as the projected walk hands it out (`start..end` of `input`)
+/// that are its cooked bytes as they lie, with no copy: the field itself when it
+/// does not start with a quote; the bytes between its quotes when it starts and ends
+/// with one and holds no other (no `""` pair, nothing after the closing quote).
+/// `None` for any other field, which only [`raw_cooked`] can cook.
+///
+/// In a file whose every string is quoted (pandas' `QUOTE_NONNUMERIC`, R's
+/// `write.csv`) every key is quoted, so this runs on every row: a key of up to 16
+/// bytes is checked with one 16-byte load, which the table reads again for its words
+/// ([`crate::key_words::KeyWords::at`]), and no loop.
+#[inline(always)]
+pub fn plain_span(input: &[u8], (start, end): (usize, usize)) -> Option<(usize, usize)> {
+    if input.get(start) != Some(&QUOTE) {
+        return Some((start, end));
+    }
+    // (`end > start` here: the field's first byte is the quote.)
+    if end - start < 2 || input[end - 1] != QUOTE || holds_quote(input, start + 1, end - 1) {
+        return None;
+    }
+    Some((start + 1, end - 1))
+}
+
+/// Whether `input[start..end]` holds a quote. Up to 16 bytes, where 16 can be read
+/// from `start`: one `u128` load, each quote byte flagged by the zero-byte test of
+/// step 4's SWAR scanner (`flag_bytes`: XOR with the quote in every byte, then
+/// `(v - 0x01…01) & !v & 0x80…80`), the flags past `end` masked off. A flag there
+/// may be false (the borrow of a true match below it), but a false flag needs a true
+/// match at a lower byte, so the masked flags are zero exactly when no byte of the
+/// field is a quote.
+#[inline(always)]
+fn holds_quote(input: &[u8], start: usize, end: usize) -> bool {
+    const LO: u128 = u128::from_le_bytes([0x01; 16]);
+    const HI: u128 = u128::from_le_bytes([0x80; 16]);
+    let n = end - start;
+    match input.get(start..start + 16) {
+        Some(bytes) if n <= 16 => {
+            let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes"));
+            let v = word ^ (LO * u128::from(QUOTE));
+            let flags = v.wrapping_sub(LO) & !v & HI;
+            let mask = u128::MAX.checked_shr(128 - 8 * n as u32).unwrap_or(0);
+            flags & mask != 0
+        }
+        _ => input[start..end].contains(&QUOTE), // longer, or near the input's end
+    }
+}
+// ANCHOR_END: plain_span
 
 // ANCHOR: raw_cooked
 /// The cooked bytes of a field as the projected walk hands it out: the bytes as they

@@ -6,11 +6,11 @@
 use std::borrow::Cow;
 
 use harness::query::{Groups, Place, QueryError};
-use harness::spec::dialect::{QUOTE, bom_len};
+use harness::spec::dialect::bom_len;
 
 use crate::lanes16::parse_simd;
 use crate::machine::State;
-use crate::project::{Row, raw_cooked};
+use crate::project::{Row, plain_span, raw_cooked};
 use crate::table::{GroupBy, Winner};
 use crate::value::parse_value;
 use crate::{Parser, Record, Tier};
@@ -151,10 +151,12 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// [`Aggregator::add`] for a row of the projected walk over `input`, after the
     /// first record. The common row takes the fast path: the header's width, a
     /// plain decimal value parsed straight from the input's bytes ([`parse_simd`]),
-    /// an unquoted key looked up as it lies in the input, neither of them a `--null`
-    /// text; anything else (a quoted field, an empty value, a `--null` text, a value
-    /// [`parse_simd`] does not take, a width that differs) goes to the general path
-    /// (`add_row_slow`, out of line), through the cooked bytes, as [`Aggregator::add`].
+    /// a key looked up as it lies in the input (a quoted key between its quotes,
+    /// [`plain_span`]), neither of them a `--null` text; anything else (a key with a
+    /// `""` pair or text after its closing quote, a quoted or empty value, a `--null`
+    /// text, a value [`parse_simd`] does not take, a width that differs) goes to the
+    /// general path (`add_row_slow`, out of line), through the cooked bytes, as
+    /// [`Aggregator::add`].
     ///
     /// # Errors
     /// As [`Aggregator::add`].
@@ -169,9 +171,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     #[inline(always)]
     pub fn add_row(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
         let (_, _, width) = self.columns.expect("the first record names the columns");
-        let [(key_start, key_end), (value_start, value_end)] = row.fields;
+        let [key, (value_start, value_end)] = row.fields;
         if row.width == width
-            && input.get(key_start) != Some(&QUOTE)
+            && let Some((key_start, key_end)) = plain_span(input, key)
             && self
                 .query
                 .neither_null(input, (key_start, key_end), (value_start, value_end))

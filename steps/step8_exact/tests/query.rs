@@ -134,3 +134,89 @@ fn sums_past_f64s_range_are_the_same_in_every_order() {
         );
     }
 }
+
+/// The keys a quoted file has: every length from 0 to 40 bytes, bare and quoted, and
+/// quoted with a `""` pair, a delimiter, an LF or text after the closing quote (the
+/// last three take the general path), each also as the input's last record, where no
+/// 16 bytes can be read from the key: the full walk's answer.
+#[test]
+fn quoted_keys_give_the_full_walk_s_answer() {
+    let query = Query {
+        group_by: "k",
+        sum: "v",
+        ..Query::default()
+    };
+    for len in 0..=40 {
+        let word: String = (0..len)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        let keys = [
+            word.clone(),
+            format!("\"{word}\""),
+            format!("\"{word}\"\"\""),
+            format!("\"\"\"{word}\""),
+            format!("\"{word},\""),
+            format!("\"{word}\nx\""),
+            format!("\"{word}\"x"),
+        ];
+        let rows: String = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| format!("{k},{i}.5\n"))
+            .collect();
+        for last in &keys {
+            let csv = format!("k,v\n{rows}{last},1");
+            let input = csv.as_bytes();
+            let projected = query::run_projected(input, query);
+            assert_eq!(
+                projected,
+                query::run_with::<GroupTable>(input, query),
+                "{csv:?}"
+            );
+        }
+    }
+}
+
+/// [`step8::project::plain_span`] gives the cooked bytes where they lie exactly when
+/// [`step8::project::raw_cooked`] borrows them: every field of up to 6 bytes over
+/// `a`, `,` and `"` that the reference parser reads as one field, with 0 to 20 bytes
+/// after it in the input.
+#[test]
+fn plain_span_is_the_cooked_bytes_where_they_lie() {
+    use harness::spec::reference;
+    use std::borrow::Cow;
+    use step8::project::{plain_span, raw_cooked};
+    let alphabet = [b'a', b',', b'"'];
+    let mut checked = 0;
+    for len in 1..=6u32 {
+        for n in 0..3usize.pow(len) {
+            let field: Vec<u8> = (0..len).map(|k| alphabet[n / 3usize.pow(k) % 3]).collect();
+            let records = reference::parse(&field).unwrap_or_default();
+            let [cooked] = records.as_slice() else {
+                continue; // not one record
+            };
+            let [cooked] = cooked.as_slice() else {
+                continue; // not one field
+            };
+            for after in 0..=20 {
+                let mut input = field.clone();
+                input.extend(std::iter::repeat_n(b'x', after));
+                let span = plain_span(&input, (0, field.len()));
+                let expected = match raw_cooked(&field) {
+                    Cow::Borrowed(b) => Some(b),
+                    Cow::Owned(_) => None,
+                };
+                assert_eq!(
+                    span.map(|(s, e)| &input[s..e]),
+                    expected,
+                    "{field:?} {after}"
+                );
+                if let Some((s, e)) = span {
+                    assert_eq!(&input[s..e], cooked.as_slice());
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
