@@ -6,15 +6,17 @@ use gen_csv::{Config, generate_in_memory};
 use harness::query::{Groups, Query, QueryError, groups_to_json};
 use step10::query::{self, Split};
 use step10::step1_query;
-use testkit::query_checks::{Sums, configs, generated};
+use testkit::query_checks::{Sums, generated_shaped, shaped_configs};
 
 testkit::query_tests!(step10::Step10, Sums::Exact);
 
+/// The JSON of one thread on every generated file, the quoted ones included
+/// (`shaped_configs`), on 1 to 8 threads and chunks whose boundaries fall anywhere.
 #[test]
 fn the_same_json_for_every_thread_count_and_chunk_size() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-    for (name, config) in configs() {
-        let (path, csv, _) = generated(dir, "threads", name, &config);
+    for (name, config, shape) in shaped_configs() {
+        let (path, csv, _) = generated_shaped(dir, "threads", name, &config, shape);
         let one = groups_to_json(
             &query::run_split(
                 &csv,
@@ -34,6 +36,44 @@ fn the_same_json_for_every_thread_count_and_chunk_size() {
             }
         }
         std::fs::remove_file(path).unwrap();
+    }
+}
+
+/// A file whose every string is quoted, cut into chunks of every size from 1 to 70
+/// bytes and a few larger, on 1 to 3 threads: a chunk boundary falls at every byte
+/// of every quoted field, its quotes included, and the JSON is one thread's in one
+/// chunk, which is gen's reference.
+#[test]
+fn quoted_strings_at_every_chunk_boundary() {
+    let config = Config {
+        rows: 200,
+        ..Config::default()
+    };
+    let shape = gen_csv::Shape {
+        quote_strings: true,
+        ..gen_csv::Shape::default()
+    };
+    let (csv, reference) = gen_csv::generate_in_memory_shaped(&config, shape);
+    let one = query::run_split(
+        &csv,
+        Query::default(),
+        Split {
+            threads: 1,
+            chunk: 0,
+        },
+    )
+    .unwrap();
+    assert_eq!(one.len(), reference.groups.len());
+    for (key, r) in &reference.groups {
+        assert_eq!(one[key.as_bytes()].count, r.count, "{key}");
+    }
+    let one = groups_to_json(&one);
+    for threads in [1, 2, 3] {
+        for chunk in (1..=70).chain([127, 1000, 4096]) {
+            let split = Split { threads, chunk };
+            let got = groups_to_json(&query::run_split(&csv, Query::default(), split).unwrap());
+            assert_eq!(got, one, "{split:?}");
+        }
     }
 }
 

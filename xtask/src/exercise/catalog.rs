@@ -331,19 +331,23 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/chunks.rs",
         anchor: "transition",
         title: "A chunk's transition function",
-        task: "Write `transition`: for each of the five start states, the state at the end \
-               of the chunk `from..to` and its first record start, so that the chunks can be \
-               parsed before anyone knows the state they start in (ParPaRaw's speculation). \
-               `run` runs the start states it is given side by side, in one pass over the \
-               chunk's quotes; the fast version notices that after most first bytes four of \
-               the five runs are the same.",
+        task: "Write `transition`: what the state machine does over the chunk `from..to` \
+               for each of the five states it might start in, so that the chunks can be \
+               parsed before anyone knows the state they start in (ParPaRaw's transition \
+               functions). `run` runs the start states it is given side by side, in one \
+               pass over the chunk's quotes, and stops where they meet (`Runs::Met`: then \
+               the chunk's first record start is the one after that byte, `first_from`); \
+               else it gives each one's end state and first record start (`Runs::Apart`). \
+               The fast version notices that after most first bytes four of the five runs \
+               are the same.",
         tests: &["chunks"],
         checks: "the gate (step 10 parses in chunks, so every case crosses chunk boundaries), \
-                 the step's unit tests (against a byte-at-a-time oracle) and the chunk tests",
+                 the step's unit tests (against a byte-at-a-time oracle, and the machines \
+                 meeting in a file whose strings are all quoted) and the chunk tests",
         env: &[],
         hints: &[
-            "the simple answer is correct: run(input, origin, from, to, STATES, delimiter) gives all five, in the order of STATES",
-            "after a first byte that is neither a quote nor a CR, StartRecord, StartField, Unquoted and QuoteInQuoted all end up in the same state",
+            "the simple answer is correct: run(input, origin, from, to, STATES, delimiter) gives all five, in the order of STATES; Runs::Met(at, state) becomes Transition::Met with first_from(input, origin, at, state, to, delimiter)",
+            "after a first byte that is neither a quote nor a CR, StartRecord, StartField, Unquoted and QuoteInQuoted all end up in the same state: run [Unquoted, Quoted] only",
             "only StartRecord may have its first record start at `from` itself, and only when from is the origin or follows an LF",
         ],
     },
