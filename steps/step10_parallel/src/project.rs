@@ -284,8 +284,8 @@ fn row_of(record: &Record<'_, '_>, wanted: [usize; 2]) -> Row {
 ///
 /// In a file whose every string is quoted (pandas' `QUOTE_NONNUMERIC`, R's
 /// `write.csv`) every key is quoted, so this runs on every row: a key of up to 16
-/// bytes is checked with one 16-byte load, which the table reads again for its words
-/// ([`crate::key_words::KeyWords::at`]), and no loop.
+/// bytes is checked in the two words that the table reads again for its hash
+/// ([`crate::key_words::KeyWords::at`]), with no loop.
 #[inline(always)]
 pub fn plain_span(input: &[u8], (start, end): (usize, usize)) -> Option<(usize, usize)> {
     if input.get(start) != Some(&QUOTE) {
@@ -299,28 +299,45 @@ pub fn plain_span(input: &[u8], (start, end): (usize, usize)) -> Option<(usize, 
 }
 
 /// Whether `input[start..end]` holds a quote. Up to 16 bytes, where 16 can be read
-/// from `start`: one `u128` load, each quote byte flagged by the zero-byte test of
-/// step 4's SWAR scanner (`flag_bytes`: XOR with the quote in every byte, then
+/// from `start`: two words, each quote byte flagged by the zero-byte test of step
+/// 4's SWAR scanner (`flag_bytes`: XOR with the quote in every byte, then
 /// `(v - 0x01…01) & !v & 0x80…80`), the flags past `end` masked off. A flag there
 /// may be false (the borrow of a true match below it), but a false flag needs a true
-/// match at a lower byte, so the masked flags are zero exactly when no byte of the
-/// field is a quote.
+/// match at a lower byte of its word, so the masked flags are zero exactly when no
+/// byte of the field is a quote.
 #[inline(always)]
 fn holds_quote(input: &[u8], start: usize, end: usize) -> bool {
-    const LO: u128 = u128::from_le_bytes([0x01; 16]);
-    const HI: u128 = u128::from_le_bytes([0x80; 16]);
+    const LO: u64 = u64::from_le_bytes([0x01; 8]);
+    const HI: u64 = u64::from_le_bytes([0x80; 8]);
+    let flags = |word: &[u8]| {
+        let v = u64::from_le_bytes(word.try_into().expect("8 bytes")) ^ (LO * u64::from(QUOTE));
+        v.wrapping_sub(LO) & !v & HI
+    };
     let n = end - start;
     match input.get(start..start + 16) {
         Some(bytes) if n <= 16 => {
-            let word = u128::from_le_bytes(bytes.try_into().expect("16 bytes"));
-            let v = word ^ (LO * u128::from(QUOTE));
-            let flags = v.wrapping_sub(LO) & !v & HI;
-            let mask = u128::MAX.checked_shr(128 - 8 * n as u32).unwrap_or(0);
-            flags & mask != 0
+            let [low, high] = FIRST_BYTES[n];
+            flags(&bytes[..8]) & low | flags(&bytes[8..]) & high != 0
         }
         _ => input[start..end].contains(&QUOTE), // longer, or near the input's end
     }
 }
+
+/// `FIRST_BYTES[n]`: ones in the first `n` bytes of two little-endian words
+/// (`n` ≤ 16), the first word's bytes first.
+const FIRST_BYTES: [[u64; 2]; 17] = {
+    let mut table = [[0u64; 2]; 17];
+    let mut n = 1;
+    while n <= 16 {
+        let low = if n >= 8 { 8 } else { n };
+        table[n][0] = u64::MAX >> (64 - 8 * low);
+        if n > 8 {
+            table[n][1] = u64::MAX >> (64 - 8 * (n - 8));
+        }
+        n += 1;
+    }
+    table
+};
 // ANCHOR_END: plain_span
 
 // ANCHOR: raw_cooked
