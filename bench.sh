@@ -6,8 +6,9 @@ export LC_ALL=C # decimal points, not commas, in printf and awk
 
 usage() {
   cat <<'EOF'
-Usage: ./bench.sh [--rows N | --file PATH | --quick | --1brc [ROWS]] [--runs N] [--in-process N]
-                  [--steps LIST] [--threads [N]] [--peers] [--record [--allow-dirty]]
+Usage: ./bench.sh [--rows N | --file PATH | --quick | --1brc [ROWS]] [--keys N | --quoted]
+                  [--runs N] [--in-process N] [--steps LIST] [--threads [N]] [--peers]
+                  [--record [--allow-dirty]]
 
 Builds every step (cargo build --release --bins: the default members, not the exercises), then runs each step binary,
 the csv crate's baseline (its pass, and its GROUP BY: `baseline --query`) and the limit on the
@@ -44,6 +45,12 @@ Options:
                  query and, with --peers, the peers; recorded as keys-N (keys-N-ROWS),
                  and book/src/results/keys.svg and keys.md (MB/s against keys, from
                  every keys-N recording) drawn again (benchtool keys)
+  --quoted       the bench layout with every string quoted, as pandas' QUOTE_NONNUMERIC,
+                 R's write.csv and many exporters write it (gen --quote-strings: the same
+                 rows, `"sport"`, `"2022-08-25"`, `"false"`, the numbers bare):
+                 data/bench-quoted.csv, or data/bench-quoted-ROWS.csv with --rows ROWS
+                 (20,000,000 rows: 1.18 GB), generated with its reference when missing;
+                 every row as on the bench file; recorded as quoted (quoted-ROWS)
   --runs N       runs of each row; the best is reported [default: 3]
   --in-process N timed runs inside each step's process [default: 3; --quick: 1]: the
                  table shows the best of all runs (MB/s) and each process's first run
@@ -105,7 +112,7 @@ for arg in "$@"; do
   esac
 done
 
-rows="" file="" runs="" steps_list="" quick=0 threads="" peers=0 brc="" in_process="" keys=""
+rows="" file="" runs="" steps_list="" quick=0 threads="" peers=0 brc="" in_process="" keys="" quoted=0
 record=0 allow_dirty=0
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -113,6 +120,7 @@ while [[ $# -gt 0 ]]; do
     --allow-dirty) allow_dirty=1; shift ;;
     --rows) rows=${2:?--rows needs N}; shift 2 ;;
     --keys) keys=${2:?--keys needs N}; shift 2 ;;
+    --quoted) quoted=1; shift ;;
     --file) file=${2:?--file needs PATH}; shift 2 ;;
     --runs) runs=${2:?--runs needs N}; shift 2 ;;
     --steps) steps_list=${2:?--steps needs a LIST such as 1,3,4}; shift 2 ;;
@@ -136,6 +144,7 @@ positive() { [[ $1 =~ ^[0-9]+$ && $1 -gt 0 ]] || die "$2 must be a positive inte
 [[ -z $brc ]] || positive "$brc" --1brc
 [[ -z $keys ]] || positive "$keys" --keys
 [[ -z $keys ]] || (( ! quick && ${#file} == 0 && ${#brc} == 0 )) || die "--keys goes with --rows only: it makes its own file"
+(( ! quoted )) || (( ! quick && ${#file} == 0 && ${#brc} == 0 && ${#keys} == 0 )) || die "--quoted goes with --rows only: it makes its own file"
 (( (quick > 0) + (${#rows} > 0) + (${#file} > 0) + (${#brc} > 0) <= 1 )) || die "--rows, --file, --quick and --1brc exclude each other"
 [[ -z $brc ]] || (( ! peers )) || die "--1brc and --peers exclude each other: the peers run the bench file's query"
 [[ -z $file || -f $file ]] || die "no such file: $file"
@@ -172,6 +181,8 @@ record_kind() {
   fi
   # A run over a file with N distinct keys: keys-N, keys-N-ROWS with --rows.
   [[ -z $keys ]] || kind=keys-$keys${rows:+-$rows}
+  # A run over the bench layout with every string quoted: quoted, quoted-ROWS.
+  (( ! quoted )) || kind=quoted${rows:+-$rows}
   [[ -z $steps_list ]] || kind=$kind-steps-${steps_list//,/-}
   echo "$kind"
 }
@@ -294,6 +305,9 @@ elif [[ -n $keys ]]; then
   mkdir -p "$out_dir"
   file=data/bench-keys-$keys${rows:+-$rows}.csv
   [[ -f $file ]] || "$bin/gen" --keys "$keys" --rows "${rows:-$(( keys > 1000000 ? keys : 1000000 ))}" --out "$file"
+elif (( quoted )); then
+  file=data/bench-quoted${rows:+-$rows}.csv
+  [[ -f $file ]] || "$bin/gen" --quote-strings --rows "${rows:-1000000}" --out "$file"
 elif [[ -n $rows ]]; then
   file=data/bench-$rows.csv
   [[ -f $file ]] || "$bin/gen" --rows "$rows" --out "$file"

@@ -268,7 +268,8 @@ pub struct RunInfo {
     /// without `--record`).
     pub command: String,
     /// The kind of run, the name of its recording: `bench`, `bench-ROWS`,
-    /// `1brc-ROWS`, `keys-N`, `file-NAME`, `quick` (bench.sh's `record_kind`).
+    /// `1brc-ROWS`, `keys-N`, `quoted-ROWS`, `file-NAME`, `quick` (bench.sh's
+    /// `record_kind`).
     pub kind: String,
     /// Start and end, UTC, ISO 8601 (`2026-12-03T09:28:11Z`).
     pub started_utc: String,
