@@ -1,15 +1,17 @@
-//! Writes the file that makes step 10's speculation wrong as often as it can be, for
-//! timing it against the bench file (the tests in `tests/worst_cases.rs` check its
-//! correctness on small versions of the same shape).
+//! Writes a file whose chunk boundaries fall inside quoted fields as often as they
+//! can, for timing step 10 on it against the bench file (the tests in
+//! `tests/worst_cases.rs` check its correctness on small versions of the same shape).
 //!
 //! `cargo run --release -p step10 --example worst_case -- OUT [MB] [RECORD_BYTES]`
 //! writes about `MB` × 10^6 bytes (default 1,000) of records of `RECORD_BYTES` bytes
 //! (default 4,096): `category,value,"note"` where the quoted note fills all but a few
 //! bytes of the record and holds a delimiter and an LF every 8 bytes and a `""` every
 //! 64. Whatever the chunk size, a chunk boundary falls inside a note with probability
-//! close to 1, and there the speculation "this chunk starts outside quotes" takes the
-//! note's next LF for a record start: wrong. The query's answer is known in advance:
-//! every record is in category `c<k mod 32>` with value 1.25.
+//! close to 1, and there a parse that guessed "this chunk starts outside quotes"
+//! would take the note's next LF for a record start: wrong. The machines of the start
+//! states meet at the next record's opening quote, after up to one record. The
+//! query's answer is known in advance: every record is in category `c<k mod 32>`
+//! with value 1.25.
 
 use std::io::{BufWriter, Write};
 

@@ -6,8 +6,10 @@
 //! state there: inside a quoted field or not, at a field's start or in its middle. So
 //! each chunk first computes its *transition function* ([`chunks`]): for each of the
 //! five states it might start in, the state it would end in and where its first
-//! record would start. An exclusive scan over the chunks, in order, composes them into
-//! every chunk's true start state and first record start; then each thread parses its
+//! record would start; where the five machines meet (soon, where quotes are many),
+//! the chunk's first record start after that byte is the same for all, and the
+//! function stops there. An exclusive scan over the chunks, in order, composes them
+//! into every chunk's first record start; then each thread parses its
 //! chunks' records with step 7's block walk into its own aggregator, step 9's (a
 //! table, and the rows it sets aside by partition); at the end the threads' tables
 //! and rows are merged partition by partition, each partition by one worker, on every
