@@ -50,7 +50,8 @@ Options:
                  rows, `"sport"`, `"2022-08-25"`, `"false"`, the numbers bare):
                  data/bench-quoted.csv, or data/bench-quoted-ROWS.csv with --rows ROWS
                  (20,000,000 rows: 1.18 GB), generated with its reference when missing;
-                 every row as on the bench file; recorded as quoted (quoted-ROWS)
+                 every row as on the bench file; results under target/bench/quoted/;
+                 recorded as quoted (quoted-ROWS)
   --runs N       runs of each row; the best is reported [default: 3]
   --in-process N timed runs inside each step's process [default: 3; --quick: 1]: the
                  table shows the best of all runs (MB/s) and each process's first run
@@ -306,6 +307,8 @@ elif [[ -n $keys ]]; then
   file=data/bench-keys-$keys${rows:+-$rows}.csv
   [[ -f $file ]] || "$bin/gen" --keys "$keys" --rows "${rows:-$(( keys > 1000000 ? keys : 1000000 ))}" --out "$file"
 elif (( quoted )); then
+  out_dir=$root/target/bench/quoted
+  mkdir -p "$out_dir"
   file=data/bench-quoted${rows:+-$rows}.csv
   [[ -f $file ]] || "$bin/gen" --quote-strings --rows "${rows:-1000000}" --out "$file"
 elif [[ -n $rows ]]; then
