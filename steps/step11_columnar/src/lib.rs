@@ -17,8 +17,9 @@
 //! writing into the mapped column files, the deterministic parallel interning, the
 //! crash-safe rename, reading a table back and the query over it); then, reached
 //! after the load, the hash index and `--where` through it or by a scan
-//! ([`hash_index`]), the exports to Arrow and Parquet ([`export`]), and the
-//! subcommands ([`cli`]). Kept from step 10, file for file: the parser, the chunks,
+//! ([`hash_index`]), and the subcommands ([`cli`]). The exports to Arrow and Parquet
+//! are a tool beside the steps (`tools/export`), which reads a table through this
+//! library. Kept from step 10, file for file: the parser, the chunks,
 //! the exact sum, and the query over the CSV ([`query`]), which is now the yardstick
 //! the table is measured against. Step 10's comparison with step 1's parser is gone.
 //!
@@ -63,7 +64,6 @@ pub mod scatter;
 pub mod table;
 pub mod value;
 
-pub mod export;
 pub mod hash_index;
 pub mod splayed;
 pub mod wide;

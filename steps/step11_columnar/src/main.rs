@@ -6,8 +6,9 @@
 //!
 //! `step11 load FILE TABLE_DIR [--schema S] [--index C]` loads; `step11 query TABLE_DIR
 //! [--group-by C] [--sum C] [--where C=V [--scan]] [--json] [--verbose]` queries a
-//! loaded table; `step11 export TABLE_DIR --arrow FILE | --parquet FILE` writes it for
-//! other engines. Each is a module of [`step11::cli`].
+//! loaded table; `step11 verify TABLE_DIR` checks one. Each is a module of
+//! [`step11::cli`]. (The exports to Arrow and Parquet are a tool of their own:
+//! `tools/export`.)
 
 use std::process::ExitCode;
 
@@ -22,7 +23,6 @@ fn command() -> Command {
         .args_conflicts_with_subcommands(true)
         .subcommand(cli::load::command())
         .subcommand(cli::query::command())
-        .subcommand(cli::export::command())
         .subcommand(cli::verify::command())
 }
 
@@ -31,7 +31,6 @@ fn main() -> ExitCode {
     let result = match matches.subcommand() {
         Some(("load", m)) => cli::load::run(m),
         Some(("query", m)) => cli::query::run(m),
-        Some(("export", m)) => cli::export::run(m),
         Some(("verify", m)) => cli::verify::run(m),
         _ => cli::bench::run(&matches),
     };

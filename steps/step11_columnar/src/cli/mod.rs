@@ -8,7 +8,6 @@
 //!                              query over the table and over the CSV      (bench)
 //! step11 load FILE TABLE_DIR    the load                                    (load)
 //! step11 query TABLE_DIR        the query over a loaded table, --where      (query)
-//! step11 export TABLE_DIR       the table as an Arrow or a Parquet file     (export)
 //! step11 verify TABLE_DIR       every file against its size and checksum    (verify)
 //! ```
 
@@ -27,7 +26,6 @@ use crate::splayed::scan::Table;
 use crate::{Step11, chunks, map};
 
 pub mod bench;
-pub mod export;
 pub mod load;
 pub mod query;
 pub mod verify;

@@ -1,6 +1,6 @@
 //! `--parquet`: a loaded table as a Parquet file (the `parquet` feature), so that
-//! DuckDB, Spark or DataFusion can read what this step loaded, on this machine or
-//! past it. The columns are the Arrow export's ([`crate::export::arrow`]), written by the
+//! DuckDB, Spark or DataFusion can read what step 11 loaded, on this machine or
+//! past it. The columns are the Arrow export's ([`crate::arrow`]), written by the
 //! `parquet` crate's Arrow writer with its defaults and no compression codec (the
 //! feature builds none): one row group per million rows, dictionary pages for the
 //! strings, plain or RLE pages for the rest.
@@ -11,9 +11,10 @@ use std::path::Path;
 use ::parquet::arrow::ArrowWriter;
 use ::parquet::errors::ParquetError;
 
-use crate::export::arrow::record_batch;
-use crate::splayed::error::TableError;
-use crate::splayed::scan::Table;
+use step11::splayed::error::TableError;
+use step11::splayed::scan::Table;
+
+use crate::arrow::record_batch;
 
 /// The parquet crate this module writes with, for readers (`tests/parquet.rs`)
 /// that should not depend on it when the feature is off.

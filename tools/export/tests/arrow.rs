@@ -1,15 +1,13 @@
-//! The Arrow IPC export (`cargo test -p step11 --features arrow`): read back with
+//! The Arrow IPC export (`cargo test -p export --features arrow`): read back with
 //! arrow's own reader, every value is the table's, and the decimal column sums to
 //! gen's exact reference; a text column is Arrow strings.
 #![cfg(feature = "arrow")]
 
+use export::arrow::arrow_array::cast::AsArray;
+use export::arrow::arrow_array::types::{Date32Type, Decimal128Type, Int64Type, UInt32Type};
+use export::arrow::arrow_array::{Array, StringArray};
+use export::arrow::arrow_ipc::reader::FileReader;
 use gen_csv::{Config, generate_in_memory};
-use step11::export::arrow::arrow_array::cast::AsArray;
-use step11::export::arrow::arrow_array::types::{
-    Date32Type, Decimal128Type, Int64Type, UInt32Type,
-};
-use step11::export::arrow::arrow_array::{Array, StringArray};
-use step11::export::arrow::arrow_ipc::reader::FileReader;
 use step11::splayed::load::{LoadOptions, load, parse_schema};
 use step11::splayed::scan::{Table, Value};
 
@@ -21,7 +19,7 @@ fn the_export_reads_back_value_for_value() {
         quoted_pct: 10.0,
         crlf: false,
     });
-    let tmp = std::env::temp_dir().join(format!("step11-arrow-{}", std::process::id()));
+    let tmp = std::env::temp_dir().join(format!("export-arrow-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let (dir, out) = (tmp.join("table"), tmp.join("bench.arrow"));
     csv.extend_from_slice(b"3000,books,,x,,,\n"); // NULLs in every typed column
@@ -31,7 +29,7 @@ fn the_export_reads_back_value_for_value() {
     };
     load(&csv, &dir, &options).unwrap();
     let table = Table::open(&dir).unwrap();
-    step11::export::arrow::export(&table, &out).unwrap();
+    export::arrow::export(&table, &out).unwrap();
     let reader = FileReader::try_new(std::fs::File::open(&out).unwrap(), None).unwrap();
     let batches: Vec<_> = reader.map(Result::unwrap).collect();
     assert_eq!(batches.len(), 1);

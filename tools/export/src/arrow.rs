@@ -1,5 +1,5 @@
 //! `--arrow`: a loaded table as an Arrow IPC file (the `arrow` feature), so that
-//! DuckDB, Polars and DataFusion can open what this step loaded.
+//! DuckDB, Polars and DataFusion can open what step 11 loaded.
 //!
 //! ```text
 //! int64      -> Int64                      float64 -> Float64
@@ -26,9 +26,9 @@ use arrow_ipc::writer::FileWriter;
 use arrow_schema::{ArrowError, Field, Schema};
 use harness::query::key_text;
 
-use crate::splayed::error::TableError;
-use crate::splayed::scan::{ColumnFiles, Table, Value};
-use crate::splayed::types::ColumnType;
+use step11::splayed::error::TableError;
+use step11::splayed::scan::{ColumnFiles, Table, Value};
+use step11::splayed::types::ColumnType;
 
 /// The arrow crates this module writes with, for readers (`tests/arrow.rs`) that
 /// should not depend on them when the feature is off.

@@ -1,14 +1,14 @@
-//! The Parquet export (`cargo test -p step11 --features parquet`): read back with the
+//! The Parquet export (`cargo test -p export --features parquet`): read back with the
 //! parquet crate's own reader, every column holds the table's values (the Arrow
 //! export's batch, value for value, NULLs included), and the decimal column sums to
 //! gen's exact reference. `name` is loaded as text, `category` interned.
 #![cfg(feature = "parquet")]
 
+use export::arrow::arrow_array::cast::AsArray;
+use export::arrow::arrow_array::types::{Decimal128Type, UInt32Type};
+use export::arrow::arrow_array::{Array, StringArray};
+use export::parquet::parquet_crate::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use gen_csv::{Config, generate_in_memory};
-use step11::export::arrow::arrow_array::cast::AsArray;
-use step11::export::arrow::arrow_array::types::{Decimal128Type, UInt32Type};
-use step11::export::arrow::arrow_array::{Array, StringArray};
-use step11::export::parquet::parquet_crate::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use step11::splayed::load::{LoadOptions, load, parse_schema};
 use step11::splayed::scan::{Table, Value};
 
@@ -32,7 +32,7 @@ fn the_export_reads_back_value_for_value() {
         quoted_pct: 10.0,
         crlf: false,
     });
-    let tmp = std::env::temp_dir().join(format!("step11-parquet-{}", std::process::id()));
+    let tmp = std::env::temp_dir().join(format!("export-parquet-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let (dir, out) = (tmp.join("table"), tmp.join("bench.parquet"));
     csv.extend_from_slice(b"3000,books,,x,,,\n"); // NULLs in every typed column
@@ -42,8 +42,8 @@ fn the_export_reads_back_value_for_value() {
     };
     load(&csv, &dir, &options).unwrap();
     let table = Table::open(&dir).unwrap();
-    step11::export::parquet::export(&table, &out).unwrap();
-    let expected = step11::export::arrow::record_batch(&table).unwrap();
+    export::parquet::export(&table, &out).unwrap();
+    let expected = export::arrow::record_batch(&table).unwrap();
     let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap())
         .unwrap()
         .build()
