@@ -1,14 +1,13 @@
 //! `step11 [FILE] [--group-by C] [--sum C] [--runs N] [--json] [--row-json]
 //! [--records FILE] [--threads N] [--chunk BYTES] [--schema S]`: the gate, then per
 //! run: load FILE into a table (a temporary directory), the query over the table, and
-//! the same query over the CSV with step 10's path, interleaved; the answer, the row
-//! (the load's throughput) and the two queries' times.
+//! the same query over the CSV with step 10's path, interleaved; the answer, the rows
+//! (the load's throughput, and the table query's) and the two queries' times.
 //!
-//! `step11 load FILE TABLE_DIR [--schema S] [--index C]` loads; `step11 query TABLE_DIR
-//! [--group-by C] [--sum C] [--where C=V [--scan]] [--json] [--verbose]` queries a
-//! loaded table; `step11 verify TABLE_DIR` checks one. Each is a module of
-//! [`step11::cli`]. (The exports to Arrow and Parquet are a tool of their own:
-//! `tools/export`.)
+//! `step11 load FILE TABLE_DIR [--schema S]` loads; `step11 query TABLE_DIR
+//! [--group-by C] [--sum C] [--json] [--verbose]` queries a loaded table; `step11
+//! verify TABLE_DIR` checks one. Each is a module of [`step11::cli`]. (The exports to
+//! Arrow and Parquet are a tool of their own: `tools/export`.)
 
 use std::process::ExitCode;
 

@@ -18,4 +18,3 @@ mod sealed;
 mod text;
 mod tiers;
 mod typed;
-mod r#where;

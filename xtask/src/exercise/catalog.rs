@@ -9,7 +9,7 @@ pub struct Exercise {
     /// What a learner types: `cargo x exercise check step4-flag-bytes`. Also the
     /// folder of its state under `target/exercises/`.
     pub name: &'static str,
-    /// The step it comes from: 2..=10.
+    /// The step it comes from: 2..=13.
     pub step: u32,
     /// The step's folder, from the workspace root.
     pub step_dir: &'static str,
@@ -302,7 +302,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step10-transition",
-        step: 9,
+        step: 10,
         step_dir: "steps/step10_parallel",
         file: "src/chunks.rs",
         anchor: "transition",
@@ -325,7 +325,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step11-intern",
-        step: 10,
+        step: 11,
         step_dir: "steps/step11_columnar",
         file: "src/splayed/symbols.rs",
         anchor: "local_intern",
@@ -347,7 +347,7 @@ pub const EXERCISES: &[Exercise] = &[
     },
     Exercise {
         name: "step11-number-in-order",
-        step: 10,
+        step: 11,
         step_dir: "steps/step11_columnar",
         file: "src/splayed/symbols.rs",
         anchor: "number_in_order",
@@ -367,8 +367,31 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
+        name: "step12-slots",
+        step: 12,
+        step_dir: "steps/step12_index",
+        file: "src/hash_index/build.rs",
+        anchor: "slots",
+        title: "The index's slots: open addressing",
+        task: "Write `slots`: a table of a power of two slots, at least twice the groups \
+               (and at least 2), each 0 (empty) or a group number + 1. Put the groups in \
+               order, each at the slot its hash picks (`hash & (len - 1)`) or, when that one \
+               is taken, the next free one after it (linear probing), so that the slots are \
+               the same bytes on any number of threads.",
+        tests: &["index"],
+        checks: "the step's unit tests (every group found on its probe path) and the index \
+                 tests (its files the same bytes on 1, 2, 3 and 8 threads; `--where` through \
+                 the index and by a scan give one answer)",
+        env: &[],
+        hints: &[
+            "the length is (2 * groups).next_power_of_two().max(2); start from vec![0u32; len]",
+            "the first slot to try is hash_of(g) as usize & (len - 1); step with (s + 1) & (len - 1)",
+            "store g as u32 + 1: 0 is kept for an empty slot",
+        ],
+    },
+    Exercise {
         name: "step13-process-tile",
-        step: 11,
+        step: 13,
         step_dir: "steps/step13_gpu",
         file: "src/tiles.rs",
         anchor: "process_tile",

@@ -1,5 +1,5 @@
-//! `step11 [FILE] [--group-by C] [--sum C] [--runs N] [--json] [--row-json]
-//! [--records FILE] [--threads N] [--chunk BYTES] [--schema S]`: the benchmark. The
+//! `FILE [--group-by C] [--sum C] [--runs N] [--json] [--row-json] [--records FILE]
+//! [--threads N] [--chunk BYTES] [--schema S]`, no subcommand: the benchmark. The
 //! gate, then per run: the load of FILE into a table (a temporary directory), the
 //! query over the table, and the same query over the CSV on step 10's path, each
 //! timed by the harness ([`time_runs`]), interleaved so that the three see the same
@@ -21,17 +21,18 @@ use harness::run::alloc::AllocCount;
 use harness::run::cli::{self, Options};
 use harness::run::measure::{Measurement, thousands, time_runs};
 
-use crate::Step11;
 use crate::cli::load::{dir_bytes, print_phases};
-use crate::cli::{first_in_record_order, query_table, read_options, report, split};
+use crate::cli::{NAME, ThisStep, first_in_record_order, query_table, read_options, report, split};
 use crate::query::{self, Query, Split};
 use crate::splayed::error::TableError;
 use crate::splayed::load::{
     LoadOptions, keep_on_interrupt, load_timed, remove_on_interrupt, remove_staging_on_interrupt,
 };
 
-/// The benchmark's tables are `step11-bench-PID` in the temporary directory.
-const BENCH_TABLE: &str = "step11-bench-";
+/// The benchmark's tables are `NAME-bench-PID` in the temporary directory.
+fn bench_prefix() -> String {
+    format!("{NAME}-bench-")
+}
 
 /// Runs the benchmark and prints its answer and its row.
 ///
@@ -41,11 +42,11 @@ const BENCH_TABLE: &str = "step11-bench-";
 pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let options = Options::from_matches(matches);
     if let Some(path) = &options.records {
-        return Ok(cli::dump_records::<Step11>(path, options.dialect));
+        return Ok(cli::dump_records::<ThisStep>(path, options.dialect));
     }
     let path = cli::bench_input(options.file.as_deref())
         .map_err(|e| report(&TableError::Io(e), options.json))?;
-    if !cli::gate_passes::<Step11>() {
+    if !cli::gate_passes::<ThisStep>() {
         return Err(ExitCode::FAILURE);
     }
     let read = read_options(matches)?;
@@ -62,15 +63,15 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let scratch = std::env::temp_dir();
     if !scratch.is_dir() {
         eprintln!(
-            "step11 bench: the scratch directory {} (TMPDIR) does not exist: create it, or \
+            "{NAME} bench: the scratch directory {} (TMPDIR) does not exist: create it, or \
              set TMPDIR to one that does",
             scratch.display()
         );
         return Err(ExitCode::FAILURE);
     }
     remove_stale_bench_tables();
-    let dir = scratch.join(format!("{BENCH_TABLE}{}", std::process::id()));
-    let input = crate::map(&path).map_err(|e| cli::fail("step11", &e))?;
+    let dir = scratch.join(format!("{}{}", bench_prefix(), std::process::id()));
+    let input = crate::map(&path).map_err(|e| cli::fail(NAME, &e))?;
     let bench = Bench {
         input: &input,
         dir: &dir,
@@ -99,14 +100,14 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     if read.brc && !options.row_json {
         let text = groups_to_1brc(&last.groups).map_err(|e| {
-            eprintln!("step11: {e}");
+            eprintln!("{NAME}: {e}");
             ExitCode::FAILURE
         })?;
         println!("{text}");
         return Ok(ExitCode::SUCCESS);
     }
-    let parsed = cli::time_pass::<Step11>(&path, 1, query.dialect).map_err(|message| {
-        eprintln!("step11: {message}");
+    let parsed = cli::time_pass::<ThisStep>(&path, 1, query.dialect).map_err(|message| {
+        eprintln!("{NAME}: {message}");
         ExitCode::FAILURE
     })?;
     let load = Measurement {
@@ -270,7 +271,7 @@ fn remove_stale_bench_tables() {
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let pid = name.to_str().and_then(|n| n.strip_prefix(BENCH_TABLE));
+        let pid = name.to_str().and_then(|n| n.strip_prefix(&bench_prefix()));
         if let Some(pid) = pid.filter(|p| p.parse::<u32>().is_ok())
             && !Path::new("/proc").join(pid).exists()
         {

@@ -1,6 +1,6 @@
-//! `--where COLUMN=VALUE`: which rows a query over a table reads, found through the
-//! column's hash index when the load built one ([`crate::hash_index`]), by a scan of
-//! the column otherwise.
+//! `--where COLUMN=VALUE`: which rows a query over a table reads
+//! ([`crate::splayed::rows::Selection`]), found through the column's hash index when
+//! the table has one ([`crate::hash_index`]), by a scan of the column otherwise.
 //!
 //! ```text
 //! VALUE -> its key, as the load stores the column (the same parse: int64, decimal,
@@ -19,6 +19,7 @@ use harness::query::key_text;
 use crate::hash_index::{IndexFiles, hash_key};
 use crate::splayed::encode::{Bits, ColumnChunk, Out, push_typed};
 use crate::splayed::error::TableError;
+use crate::splayed::rows::{Selection, key_is};
 use crate::splayed::scan::{ColumnFiles, Table};
 use crate::splayed::types::ColumnType;
 
@@ -58,86 +59,6 @@ pub enum Access {
     Scan,
 }
 
-/// The rows a query reads.
-pub enum Selection<'t> {
-    /// Every row.
-    All,
-    /// No row: the value is not in the column.
-    Nothing,
-    /// The rows whose key in `column` is `key`, found by testing each.
-    Scan {
-        /// The `--where` column's files.
-        column: &'t ColumnFiles,
-        /// The key, as the load's index keys the column: the value's bytes, and a
-        /// last byte 1 for a value, 0 for NULL (a string's value is its symbol id).
-        key: [u8; 16],
-    },
-    /// The rows of a `text` column whose bytes are `text`, found by testing each.
-    ScanText {
-        /// The `--where` column's files.
-        column: &'t ColumnFiles,
-        /// VALUE.
-        text: Vec<u8>,
-    },
-    /// Group `group` of the column's hash index.
-    Group {
-        /// The index's files.
-        index: &'t IndexFiles,
-        /// The group holding the value.
-        group: usize,
-    },
-}
-
-/// One thread's share of a [`Selection`]'s rows.
-pub enum Piece<'s> {
-    /// These rows, all of them.
-    Range(std::ops::Range<usize>),
-    /// These rows, those whose key in `column` is `key`.
-    Filter(std::ops::Range<usize>, &'s ColumnFiles, &'s [u8; 16]),
-    /// These rows, those whose bytes in the `text` column are these.
-    FilterText(std::ops::Range<usize>, &'s ColumnFiles, &'s [u8]),
-    /// These row numbers (little-endian `u64`s).
-    List(&'s [u8]),
-}
-
-impl Selection<'_> {
-    /// Part `r` of `parts` of the rows (of a table of `rows` rows), in row order.
-    pub fn piece(&self, rows: usize, r: usize, parts: usize) -> Piece<'_> {
-        let share = |n: usize| n * r / parts..n * (r + 1) / parts;
-        match self {
-            Selection::All => Piece::Range(share(rows)),
-            Selection::Nothing => Piece::Range(0..0),
-            Selection::Scan { column, key } => Piece::Filter(share(rows), column, key),
-            Selection::ScanText { column, text } => Piece::FilterText(share(rows), column, text),
-            Selection::Group { index, group } => {
-                let list = index.rows_of(*group);
-                let words = share(list.len() / 8);
-                Piece::List(&list[8 * words.start..8 * words.end])
-            }
-        }
-    }
-}
-
-// ANCHOR: key_is
-/// Whether row `i`'s key in `column` is `key` (as [`Selection::Scan`] keys it), the
-/// width a constant in each arm so that the compare is one load, not a `memcmp`
-/// call (the scan runs it on every row).
-#[inline]
-pub fn key_is(column: &ColumnFiles, i: usize, key: &[u8; 16]) -> bool {
-    fn same<const W: usize>(values: &[u8], i: usize, key: &[u8; 16]) -> bool {
-        values[W * i..W * i + W] == key[..W]
-    }
-    let valid = column.is_valid(i);
-    let same = match column.width {
-        1 => same::<1>(&column.values, i, key),
-        4 => same::<4>(&column.values, i, key),
-        8 => same::<8>(&column.values, i, key),
-        w => column.values[w * i..w * i + w] == key[..w],
-    };
-    same && u8::from(valid) == key[15]
-}
-// ANCHOR_END: key_is
-
 /// VALUE's key in a column of type `ty` (not `string`): parsed as the load parses
 /// the column's fields, so `--where value=1.50` finds the rows of `1.5` in a
 /// decimal column (an int64 column holds canonical integers only: `07` is refused).
@@ -164,8 +85,8 @@ fn typed_key(ty: ColumnType, value_text: &str, column: &str) -> Result<[u8; 16],
 }
 
 // ANCHOR: select
-/// The rows `filter` selects in `table`, and how they are found: through the
-/// column's hash index when there is one and `use_index`, else by a scan.
+/// The rows `filter` selects in `table`, and how they are found: through `index`
+/// when it is the column's, else by a scan (`index` is `None` for `--scan`).
 ///
 /// # Errors
 /// A missing column (step 10's error); [`TableError::Where`] for a value that is not
@@ -173,7 +94,7 @@ fn typed_key(ty: ColumnType, value_text: &str, column: &str) -> Result<[u8; 16],
 pub fn select<'t>(
     table: &'t Table,
     filter: Option<Where<'_>>,
-    use_index: bool,
+    index: Option<&'t IndexFiles>,
 ) -> Result<(Selection<'t>, Access), TableError> {
     let Some(filter) = filter else {
         return Ok((Selection::All, Access::Every));
@@ -182,7 +103,7 @@ pub fn select<'t>(
     let column = table.column(k)?;
     let text = filter.value.as_bytes();
     let string = column.ty == ColumnType::String;
-    if let Some(index) = use_index.then(|| table.index(k)).transpose()?.flatten() {
+    if let Some(index) = index.filter(|index| index.column == k) {
         let key = if string {
             None
         } else {
@@ -202,7 +123,7 @@ pub fn select<'t>(
         };
         let found = index.probe(hash).find(|&g| holds(g));
         let selection = match found {
-            Some(group) => Selection::Group { index, group },
+            Some(group) => Selection::List(index.rows_of(group)),
             None => Selection::Nothing,
         };
         return Ok((selection, Access::Index));

@@ -6,19 +6,32 @@
 use std::path::{Path, PathBuf};
 
 use harness::query::{Aggs, Groups, groups_to_json_with};
-use step11::hash_index::select::{Access, Where, select};
-use step11::query::{Query, Split};
-use step11::splayed::error::TableError;
-use step11::splayed::load::{LoadOptions, load};
-use step11::splayed::query::run_selected;
-use step11::splayed::scan::Table;
+use step12::hash_index::IndexFiles;
+use step12::hash_index::add::add;
+use step12::hash_index::select::{Access, Where, select};
+use step12::query::{Query, Split};
+use step12::splayed::error::TableError;
+use step12::splayed::load::{LoadOptions, load};
+use step12::splayed::query::run_selected;
+use step12::splayed::rows::Selection;
+use step12::splayed::scan::Table;
 
-use crate::common::step11;
+use crate::common::step12;
 
 fn table_dir(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("step11-where-{test}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("step12-where-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     dir
+}
+
+/// The rows `filter` selects, through the table's index when `use_index`.
+fn selected<'t>(
+    table: &'t Table,
+    index: &'t Option<IndexFiles>,
+    filter: Option<Where<'_>>,
+    use_index: bool,
+) -> Result<(Selection<'t>, Access), TableError> {
+    select(table, filter, index.as_ref().filter(|_| use_index))
 }
 
 /// GROUP BY category, SUM(qty): every aggregate, as JSON, to compare.
@@ -33,14 +46,14 @@ fn answer(
         sum: "qty",
         ..Query::default()
     };
-    let (selection, access) = select(table, filter, use_index).unwrap();
+    let index = IndexFiles::open(table).unwrap();
+    let (selection, access) = selected(table, &index, filter, use_index).unwrap();
     let groups: Groups = run_selected(table, query, &selection, threads).unwrap();
     (groups_to_json_with(&groups, Aggs::ALL).to_string(), access)
 }
 
 fn load_with(csv: &[u8], dir: &Path, index: Option<&str>) -> Table {
     let options = LoadOptions {
-        index: index.map(str::to_string),
         split: Some(Split {
             threads: 2,
             chunk: 4096,
@@ -48,6 +61,9 @@ fn load_with(csv: &[u8], dir: &Path, index: Option<&str>) -> Table {
         ..LoadOptions::default()
     };
     load(csv, dir, &options).unwrap();
+    if let Some(column) = index {
+        add(dir, column, 2).unwrap();
+    }
     Table::open(dir).unwrap()
 }
 
@@ -213,10 +229,12 @@ fn a_bad_where_says_what_is_wrong() {
     let csv = b"id,category,qty,day\n1,a,7,2024-01-31\n";
     let dir = table_dir("bad");
     let table = load_with(csv, &dir, Some("qty"));
-    let message = |filter: Where<'_>, use_index| match select(&table, Some(filter), use_index) {
-        Err(e) => e.to_string(),
-        Ok(_) => panic!("{filter:?} selected rows"),
-    };
+    let index = IndexFiles::open(&table).unwrap();
+    let message =
+        |filter: Where<'_>, use_index| match selected(&table, &index, Some(filter), use_index) {
+            Err(e) => e.to_string(),
+            Ok(_) => panic!("{filter:?} selected rows"),
+        };
     for use_index in [true, false] {
         let text = message(
             Where {
@@ -266,7 +284,7 @@ fn a_bad_where_says_what_is_wrong() {
             value: "a=b"
         }
     );
-    drop(table);
+    drop((table, index));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -276,12 +294,12 @@ fn the_command_line_says_how_it_found_the_rows() {
     let csv = dir.with_extension("csv");
     std::fs::write(&csv, b"id,category,qty\n1,a,7\n2,b,8\n3,a,9\n").unwrap();
     let (csv_arg, dir_arg) = (csv.to_str().unwrap(), dir.to_str().unwrap());
-    let loaded = step11(&["load", csv_arg, dir_arg, "--index", "category"]);
+    let loaded = step12(&["load", csv_arg, dir_arg, "--index", "category"]);
     assert_eq!(loaded.0, Some(0), "{loaded:?}");
     let query = |extra: &[&str]| {
         let mut args = vec!["query", dir_arg, "--sum", "qty", "--json", "--verbose"];
         args.extend(extra);
-        step11(&args)
+        step12(&args)
     };
     let indexed = query(&["--where", "category=a", "--runs", "2"]);
     assert_eq!(indexed.0, Some(0), "{indexed:?}");
@@ -307,7 +325,7 @@ fn the_command_line_says_how_it_found_the_rows() {
     assert_eq!(no_column.0, Some(1), "{no_column:?}");
     let other = dir.with_extension("other");
     for (schema, code) in [("qty=nosuchtype", 2), ("qty", 2), ("qty=int64,qty=text", 2)] {
-        let load = step11(&["load", csv_arg, other.to_str().unwrap(), "--schema", schema]);
+        let load = step12(&["load", csv_arg, other.to_str().unwrap(), "--schema", schema]);
         assert_eq!(load.0, Some(code), "--schema {schema}: {load:?}");
         assert!(load.2.contains("--schema"), "--schema {schema}: {load:?}");
         assert!(!other.exists(), "--schema {schema}");
@@ -318,7 +336,7 @@ fn the_command_line_says_how_it_found_the_rows() {
 
 #[test]
 fn the_query_over_a_table_offers_only_what_means_something_for_a_table() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_step11"))
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_step12"))
         .args(["query", "--help"])
         .output()
         .unwrap();

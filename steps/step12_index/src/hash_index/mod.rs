@@ -1,5 +1,6 @@
 //! The hash index of a column: each distinct value's rows, the groups numbered by
-//! first occurrence, built in parallel by hash partitions.
+//! first occurrence, built in parallel by hash partitions from a loaded table, and
+//! added to it as an optional part that its manifest names.
 //!
 //! ```text
 //! in parallel, per range of rows: each row's partition (hash of its key)
@@ -28,13 +29,17 @@
 //! bytes, not its symbol id, so that a query can look a text up without a symbol
 //! table of its own.
 //!
-//! The room: the build ([`mod@build`]), the files and what the load and the queries do
-//! with them ([`files`]), and `--where` ([`select`]), which finds a value's rows
-//! through the index or, without one, by a scan.
+//! The room: the build ([`mod@build`]), adding it to a table ([`add`]), its files as a
+//! query maps them ([`files`]), `--where` ([`select`]), which finds a value's rows
+//! through the index or, without one, by a scan, and its check ([`verify`]). It
+//! reads the table through [`crate::splayed`], which knows nothing of it: the arrows
+//! go one way, index to table.
 
+pub mod add;
 pub mod build;
 pub mod files;
 pub mod select;
+pub mod verify;
 
 pub use build::{HashIndex, hash_key};
 pub use files::IndexFiles;

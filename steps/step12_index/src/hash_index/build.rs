@@ -55,6 +55,7 @@ impl HashIndex {
 }
 
 // ANCHOR: slots
+// ANCHOR: exercise_slots
 /// The slots of `groups` groups, group `g` under `hash_of(g)`, put in group order, so
 /// that they are the same bytes whatever the build's threads.
 pub fn slots(groups: usize, hash_of: impl Fn(usize) -> u64) -> Vec<u32> {
@@ -69,6 +70,7 @@ pub fn slots(groups: usize, hash_of: impl Fn(usize) -> u64) -> Vec<u32> {
     }
     slots
 }
+// ANCHOR_END: exercise_slots
 // ANCHOR_END: slots
 
 // ANCHOR: build
