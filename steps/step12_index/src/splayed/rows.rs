@@ -90,6 +90,7 @@ pub fn key_is(column: &ColumnFiles, i: usize, key: &[u8; 16]) -> bool {
 }
 // ANCHOR_END: key_is
 
+// ANCHOR: key_of
 /// Row `i`'s key in `column`, as [`key_is`] compares it: its value's bytes (zeros
 /// under a NULL) and a last byte 1 for a value, 0 for NULL. A `text` column has
 /// none: its values are of any length.
@@ -100,3 +101,4 @@ pub fn key_of(column: &ColumnFiles, i: usize) -> [u8; 16] {
     key[15] = u8::from(column.is_valid(i));
     key
 }
+// ANCHOR_END: key_of
