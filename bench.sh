@@ -18,6 +18,10 @@ milliseconds), and prints each row's best run as a table:
 
   | step | idea added | MB/s | Mrows/s | heap allocs/pass | x step 1 | % of limit |
 
+A step that loads the file into a table (11 and 12) is two rows: the load (MB/s of CSV
+loaded) and the query over the table it loaded (MB/s of the CSV the table stands for,
+and its speedup over the CSV query, both timed in the step's process).
+
 Every step binary passes the gate before it measures; bench.sh stops, naming the step,
 when a gate fails, a run fails, or a step's fingerprint (records, fields, bytes) differs
 from the first step's on the same file. The baseline (the csv crate) is measured even
@@ -52,7 +56,7 @@ Options:
   --steps LIST   only these steps, e.g. 1,3,4 [default: every steps/stepN_* crate]
   --threads [N]  add a limit row counted on N threads [default N: every core], and
                  for each step that runs on every core (one that takes --threads:
-                 steps 10 and 11) a second row on one thread (its --threads 1), so
+                 steps 10, 11 and 12) a second row on one thread (its --threads 1), so
                  that the table shows what the cores bring; those steps' own rows and
                  the peers use every core whatever N is (the table notes which rows
                  ran on more than one thread)

@@ -1,7 +1,8 @@
 //! `cargo x handoff`: the hand-off past one machine. The columnar step loads the
-//! bench file and exports it as Parquet; Apache Spark (PySpark, local mode) and
-//! Apache DataFusion run the same GROUP BY over that file, and their answers must be
-//! the parallel step's (`tools/handoff/`, the book's "Past one machine").
+//! bench file into a table and the export tool (`tools/export`) writes it as
+//! Parquet; Apache Spark (PySpark, local mode) and Apache DataFusion run the same
+//! GROUP BY over that file, and their answers must be the parallel step's
+//! (`tools/handoff/`, the book's "Past one machine").
 //!
 //! First the comparison's unit tests (no engine needed: a deliberately wrong expected
 //! value must fail), then `tools/handoff/handoff.py check`, which installs what it

@@ -2,8 +2,8 @@
 //!
 //! - `cargo x ci`: exactly what `.ci/run` runs, in the same order: format check,
 //!   clippy, the API docs with every link resolved (`cargo doc`), the tests (the
-//!   README's test command), step 11's Arrow and Parquet
-//!   exports (features `arrow` and `parquet`: clippy and their tests), step 7's tests under
+//!   README's test command), the Arrow and Parquet exports of `tools/export`
+//!   (features `arrow` and `parquet`: clippy and their tests), step 7's tests under
 //!   AddressSanitizer, step 13's kernels compiled by NVRTC (no GPU needed;
 //!   `NVRTC_LIB_DIR` from `.ci/install-nvrtc.sh`), a smoke run of every step binary on
 //!   a small generated file and a `--records` check of every conformance case through
@@ -24,8 +24,9 @@
 //!   AddressSanitizer), seeds each one's corpus with `data/conformance/*.csv`, then runs
 //!   each for SECONDS (default 20). A crash fails it; see `fuzz/README.md`.
 //! - `cargo x nvrtc`: step 13's kernels compiled by NVRTC (the CI stage alone).
-//! - `cargo x handoff`: the columnar step's Parquet export read by Spark and
-//!   DataFusion, whose answers must be the parallel step's (`handoff.rs`).
+//! - `cargo x handoff`: a table of the load step, exported as Parquet by
+//!   `tools/export`, read by Spark and DataFusion, whose answers must be the parallel
+//!   step's (`handoff.rs`).
 //! - `cargo x msrv`: every member's `rust-version` covers its dependencies' (and
 //!   clippy's `incompatible_msrv`, in the clippy stage, covers its own code).
 //! - `cargo x book [--figures | --readme]`: checks every `{{#include}}` of the book
@@ -176,7 +177,7 @@ fn ci(root: &Path) -> Result<(), String> {
     // The workshop's exercises: the book's sections current, every stub red, every
     // step's body green.
     exercise::exercise(root, &["verify"])?;
-    arrow_step11(root)?;
+    export_tool(root)?;
     asan_step7(root)?;
     nvrtc_step13(root)?;
     smoke(root)?;
@@ -210,11 +211,11 @@ fn ci(root: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Step 11's Arrow and Parquet exports, which sit behind the features `arrow` and
-/// `parquet` (off by default, so that `cargo run -p step11` does not build those
-/// crates): clippy and their tests.
-fn arrow_step11(root: &Path) -> Result<(), String> {
-    let features = ["-p", "step11", "--features", "arrow,parquet"];
+/// The export tool's Arrow and Parquet files (`tools/export`), which sit behind the
+/// features `arrow` and `parquet` (off by default, so that `cargo test --workspace`
+/// does not build those crates): clippy and their tests.
+fn export_tool(root: &Path) -> Result<(), String> {
+    let features = ["-p", "export", "--features", "arrow,parquet"];
     run(
         root,
         "cargo",
@@ -225,16 +226,7 @@ fn arrow_step11(root: &Path) -> Result<(), String> {
         ]
         .concat(),
     )?;
-    run(
-        root,
-        "cargo",
-        &[
-            &["test"],
-            &features[..],
-            &["--test", "main", "--", "arrow::", "parquet::"],
-        ]
-        .concat(),
-    )
+    run(root, "cargo", &[&["test"], &features[..]].concat())
 }
 
 /// Step 13's kernels compiled by NVRTC for compute_80 and compute_90, with no GPU:

@@ -3,8 +3,8 @@
 //! their default features, as `cargo metadata` resolves them) declares a later one.
 //! Its own code is checked by clippy's `incompatible_msrv` lint (standard library
 //! items newer than the declared version), which `cargo x ci` runs with warnings as
-//! errors. Optional features are left out (step 11's `arrow` needs Rust 1.88, as its
-//! `Cargo.toml` says).
+//! errors. Optional features are left out (the export tool's `arrow` needs Rust
+//! 1.88, as its `Cargo.toml` says).
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;

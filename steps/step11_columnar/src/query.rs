@@ -1,7 +1,10 @@
 //! The payoff query, end to end from the bytes:
 //! `SELECT key, COUNT(*), SUM(value) GROUP BY key`, over the field views of this
 //! step's parser, with the values parsed straight from the views ([`crate::value`])
-//! and the groups kept in a table ([`crate::table`]).
+//! and the groups kept in a table ([`crate::table`]), or, once the groups are too many
+//! for it, the rows set aside by partition ([`crate::scatter`]): one aggregator a
+//! thread, over that thread's chunks ([`crate::parallel`]), all merged partition by
+//! partition at the end ([`crate::merge`]).
 
 use std::borrow::Cow;
 
@@ -12,14 +15,14 @@ use crate::Record;
 use crate::exact::{Number, parse_number};
 use crate::lanes16::parse_simd_fixed;
 use crate::project::{Row, raw_cooked};
-use crate::scatter::Scattered;
-use crate::table::{GroupBy, Winner};
+use crate::scatter::{self, Scattered};
+use crate::table::{GroupBy, GroupTable, Winner};
 
 /// Which columns the query groups by and sums: the harness's, as every query step's.
 pub use harness::query::Query;
 
 /// The query on every core lives in [`crate::parallel`]; its entry points are
-/// also reachable here, where step 7 has them.
+/// also reachable here, where step 9 has them.
 pub use crate::parallel::{Split, run, run_plan, run_split};
 
 /// A record as the aggregation sees it: a number of fields and their cooked bytes.
@@ -62,7 +65,14 @@ pub struct Aggregator<'q, T = Winner> {
     /// The rows set aside instead of added, once the table no longer pays
     /// ([`crate::scatter`]).
     pub(crate) scattered: Option<Scattered>,
+    /// The table's groups and the records at the last review ([`Aggregator::review`]).
+    pub(crate) reviewed: (usize, u64),
 }
+
+/// Records between two reviews of whether the table still pays
+/// ([`Aggregator::review`]): as many as the groups the table holds before it may
+/// give up, so that no more than those go into a table past the cache.
+pub const REVIEW: u64 = scatter::SCATTER_FROM as u64;
 
 impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// Ready for the header.
@@ -73,6 +83,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             records: 0,
             table: T::default(),
             scattered: None,
+            reviewed: (0, 0),
         }
     }
 
@@ -260,13 +271,40 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// The answer: the groups in key order.
     ///
     /// # Errors
-    /// [`QueryError::NoHeader`] when no record was added.
+    /// [`QueryError::NoHeader`] when no record was added;
+    /// [`QueryError::SumOutOfRange`] when the query shows SUM and a group's exact sum
+    /// is beyond `f64`'s range (its rounding is infinite), whatever the order its
+    /// values came in.
     pub fn finish(self) -> Result<Groups, QueryError> {
         if self.columns.is_none() {
             return Err(QueryError::NoHeader);
         }
-        Ok(self.table.to_groups())
+        let groups = self.table.to_groups();
+        groups.check_exact_sums(self.query)?;
+        Ok(groups)
     }
+}
+
+impl Aggregator<'_, GroupTable> {
+    // ANCHOR: review
+    /// Decides, every [`REVIEW`] records, whether the next rows are added to the
+    /// table or set aside by partition ([`Scattered::pays`], [`Scattered::review`]),
+    /// from what the rows since the last review did; rows set aside go to `2^bits`
+    /// partitions ([`crate::scatter::bits`]).
+    pub fn review(&mut self, bits: u32) {
+        let (groups, records) = (self.table.len(), self.records);
+        let new = groups - self.reviewed.0;
+        let rows = records - self.reviewed.1;
+        match &mut self.scattered {
+            Some(scattered) => scattered.review(groups, new, rows),
+            None if Scattered::pays(groups, new, rows) => {
+                self.scattered = Some(Scattered::new(bits));
+            }
+            None => {}
+        }
+        self.reviewed = (groups, records);
+    }
+    // ANCHOR_END: review
 }
 
 impl<'q, T: GroupBy> Aggregator<'q, T> {

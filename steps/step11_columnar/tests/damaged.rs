@@ -17,13 +17,7 @@ fn a_damaged_table_is_refused_never_read() {
     let csv = dir.with_extension("csv");
     write_generated(&csv, 400, 3);
     let os = |s: &str| std::ffi::OsString::from(s);
-    let loaded = step11(&[
-        &os("load"),
-        csv.as_os_str(),
-        dir.as_os_str(),
-        &os("--index"),
-        &os("category"),
-    ]);
+    let loaded = step11(&[&os("load"), csv.as_os_str(), dir.as_os_str()]);
     assert_eq!(loaded.0, Some(0), "{loaded:?}");
     let query = |d: &Path| {
         step11(&[
@@ -141,13 +135,7 @@ fn a_damaged_table_is_refused_never_read() {
     ));
     let other_csv = other.with_extension("csv");
     write_generated(&other_csv, 400, 4);
-    let loaded = step11(&[
-        &os("load"),
-        other_csv.as_os_str(),
-        other.as_os_str(),
-        &os("--index"),
-        &os("category"),
-    ]);
+    let loaded = step11(&[&os("load"), other_csv.as_os_str(), other.as_os_str()]);
     assert_eq!(loaded.0, Some(0), "{loaded:?}");
     for name in ["col2.values", "col1.values", "symbols.bytes"] {
         check(&format!("{name} of another table"), &|d: &Path| {

@@ -1,7 +1,7 @@
 //! The load's errors and where it writes: an error names the record, line, column
 //! and text; a load never overwrites a directory, leaves nothing behind when it fails,
 //! is interrupted or cannot write, and removes what a killed load left; the bench
-//! refuses a missing TMPDIR.
+//! refuses a missing TMPDIR; an option that cannot be honoured exits 2.
 
 use std::path::Path;
 
@@ -11,7 +11,7 @@ use step11::splayed::load::{LoadOptions, load, parse_schema, temporary_dir};
 use step11::splayed::scan::Table;
 use step11::splayed::types::ColumnType;
 
-use crate::common::{split, table_dir, write_generated};
+use crate::common::{split, step11, table_dir, write_generated};
 
 #[test]
 fn load_errors_name_record_line_column_and_text() {
@@ -278,4 +278,57 @@ fn a_load_where_it_cannot_write_says_so_and_leaves_nothing() {
         std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn an_option_that_cannot_be_honoured_exits_2_and_a_failed_query_1() {
+    let dir = table_dir("cli");
+    let csv = dir.with_extension("csv");
+    std::fs::write(&csv, b"id,category,qty\n1,a,7\n2,b,8\n3,a,9\n").unwrap();
+    let (csv_arg, dir_arg) = (csv.to_str().unwrap(), dir.to_str().unwrap());
+    let loaded = step11(&["load", csv_arg, dir_arg]);
+    assert_eq!(loaded.0, Some(0), "{loaded:?}");
+    let query = |extra: &[&str]| {
+        let mut args = vec!["query", dir_arg, "--sum", "qty", "--json", "--verbose"];
+        args.extend(extra);
+        step11(&args)
+    };
+    let answer = query(&["--runs", "2"]);
+    assert_eq!(answer.0, Some(0), "{answer:?}");
+    assert_eq!(
+        answer.1.trim(),
+        r#"{"a":{"count":2,"sum":16.0},"b":{"count":1,"sum":8.0}}"#
+    );
+    assert_eq!(
+        answer.2.matches("every row (3) in").count(),
+        2,
+        "{answer:?}"
+    );
+    // As clap's refusals and --agg's do; a query that fails on the table exits 1.
+    let bad_agg = query(&["--agg", "median"]);
+    assert_eq!(bad_agg.0, Some(2), "{bad_agg:?}");
+    let no_column = query(&["--group-by", "nosuch"]);
+    assert_eq!(no_column.0, Some(1), "{no_column:?}");
+    let other = dir.with_extension("other");
+    for schema in ["qty=nosuchtype", "qty", "qty=int64,qty=text"] {
+        let load = step11(&["load", csv_arg, other.to_str().unwrap(), "--schema", schema]);
+        assert_eq!(load.0, Some(2), "--schema {schema}: {load:?}");
+        assert!(load.2.contains("--schema"), "--schema {schema}: {load:?}");
+        assert!(!other.exists(), "--schema {schema}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+}
+
+#[test]
+fn the_query_over_a_table_offers_only_what_means_something_for_a_table() {
+    let (code, help, _) = step11(&["query", "--help"]);
+    assert_eq!(code, Some(0), "{help}");
+    // The load read the file: how to read it is the load's business.
+    for option in ["--delimiter", "--no-header", "--null", "--chunk"] {
+        assert!(!help.contains(option), "{option} in:\n{help}");
+    }
+    for option in ["--group-by", "--sum", "--agg", "--format", "--threads"] {
+        assert!(help.contains(option), "{option} missing from:\n{help}");
+    }
 }

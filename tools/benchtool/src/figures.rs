@@ -10,12 +10,14 @@
 //! middle of a sentence.
 //!
 //! Names: a row's id is its binary (`step6`, `polars`, `duckdb`, `pyarrow`; `step9_1thread`
-//! for a step that runs on every core, run on one), or
+//! for a step that runs on every core, run on one; `step11_query` for a step's table
+//! query, `step11_query_1thread` on one thread), or
 //! `baseline` (the csv crate's pass), `baseline_query` (its query), `baseline_simd`
 //! (the same query on simd-csv), `limit` (one core), `limit_threads` (the limit on
 //! `--threads N`). Each row has `ID_mbps`, `ID_gbps`, `ID_mrows`, `ID_seconds`,
 //! `ID_first_mbps`, `ID_first_below`, `ID_allocs`, `ID_x_step1`, `ID_of_limit`,
-//! `ID_threads`, `ID_rounds` (and a peer `ID_version`) where the row has the value;
+//! `ID_threads`, `ID_rounds` (and a peer `ID_version`, a table query `ID_x_csv`) where
+//! the row has the value;
 //! every step over every earlier step `A_vs_B` (and `A_vs_B_rounds`, round by round),
 //! every step over each yardstick and peer `A_vs_ID`. The run: `machine`, `cpu`,
 //! `cores`, `memory`, `os`, `os_release`, `cpu_features`, `rustc`, `toolchain`,
@@ -57,8 +59,13 @@ pub fn row_id(row: &Value) -> String {
         "baseline" => "baseline".to_string(),
         "limit" if row["threads"].as_u64().unwrap_or(1) > 1 => "limit_threads".to_string(),
         "limit" => "limit".to_string(),
-        "step" if row["runs"].get(0).is_some_and(report::one_thread_of_many) => {
-            format!("{step}{ONE_THREAD}")
+        "step" => {
+            let part = match row["part"].as_str() {
+                Some("table query") => "_query",
+                _ => "",
+            };
+            let one = row["runs"].get(0).is_some_and(report::one_thread_of_many);
+            format!("{step}{part}{}", if one { ONE_THREAD } else { "" })
         }
         _ => step.to_string(),
     };
@@ -242,6 +249,7 @@ fn row_figures(row: &Value) -> Vec<(&'static str, String)> {
         ),
         ("allocs", row["allocs_per_pass"].as_u64().map(thousands)),
         ("x_step1", f("x_step1").map(|x| format!("{x:.1}"))),
+        ("x_csv", f("x_csv_query").map(|x| format!("{x:.1}"))),
         ("of_limit", f("fraction_of_limit").map(percent)),
         ("threads", row["threads"].as_u64().map(|t| t.to_string())),
         (

@@ -391,6 +391,29 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
+        name: "step12-slots",
+        step: 12,
+        step_dir: "steps/step12_index",
+        file: "src/hash_index/build.rs",
+        anchor: "slots",
+        title: "The index's slots: open addressing",
+        task: "Write `slots`: a table of a power of two slots, at least twice the groups \
+               (and at least 2), each 0 (empty) or a group number + 1. Put the groups in \
+               order, each at the slot its hash picks (`hash & (len - 1)`) or, when that one \
+               is taken, the next free one after it (linear probing), so that the slots are \
+               the same bytes on any number of threads.",
+        tests: &["index"],
+        checks: "the step's unit tests (every group found on its probe path) and the index \
+                 tests (its files the same bytes on 1, 2, 3 and 8 threads; `--where` through \
+                 the index and by a scan give one answer)",
+        env: &[],
+        hints: &[
+            "the length is (2 * groups).next_power_of_two().max(2); start from vec![0u32; len]",
+            "the first slot to try is hash_of(g) as usize & (len - 1); step with (s + 1) & (len - 1)",
+            "store g as u32 + 1: 0 is kept for an empty slot",
+        ],
+    },
+    Exercise {
         name: "step13-process-tile",
         step: 13,
         step_dir: "steps/step13_gpu",

@@ -278,8 +278,11 @@ fn speed(root: &Path, e: &Exercise, yours_bin: &Path) {
         "  yours:    {y:>7.0} MB/s\n  the step: {s:>7.0} MB/s ({:.2}x)",
         y / s
     );
-    if e.step == 8 {
-        println!("  (step 11's row times the load, CSV to table)");
+    if matches!(e.step, 11 | 12) {
+        println!(
+            "  (the speed of step {}'s row is its load, CSV to table)",
+            e.step
+        );
     }
 }
 

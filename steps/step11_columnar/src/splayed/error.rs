@@ -40,9 +40,6 @@ pub enum TableError {
     Exists(PathBuf),
     /// The directory is not a complete table of this format.
     NotATable(PathBuf, String),
-    /// A `--where COLUMN=VALUE` without `=`, or a VALUE that is not of the column's
-    /// type.
-    Where(String),
     /// GROUP BY a `decimal` or `float64` column.
     GroupByType {
         /// The column's name.
@@ -88,7 +85,6 @@ impl TableError {
             TableError::Query(e) => e.name(),
             TableError::Type { .. } => "invalid_value",
             TableError::Schema(_) => "schema",
-            TableError::Where(_) => "where",
             TableError::Exists(_) => "exists",
             TableError::NotATable(..) => "not_a_table",
             TableError::GroupByType { .. } => "group_by_type",
@@ -114,7 +110,6 @@ impl fmt::Display for TableError {
                 key_text(text)
             ),
             TableError::Schema(message) => write!(f, "--schema: {message}"),
-            TableError::Where(message) => write!(f, "--where: {message}"),
             TableError::Exists(dir) => write!(
                 f,
                 "{} exists already; a load never overwrites a table (remove it first)",

@@ -14,9 +14,6 @@
 //!   col{k}.exact         float64 only: i128 LE, each value's exact decimal or i128::MIN
 //!   col{k}.text          text only: the rows' bytes, one after the other; row i is
 //!                        text[values[i-1]..values[i]] (values[-1] = 0)
-//!   col{k}.index.offsets the hash index of column k, if asked for (crate::hash_index)
-//!   col{k}.index.rows
-//!   col{k}.index.slots
 //! ```
 //!
 //! Every file is a raw little-endian array: it can be memory-mapped and read as it

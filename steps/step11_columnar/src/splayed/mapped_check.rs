@@ -1,6 +1,6 @@
 //! Mapping a file of a table as a reader may trust it: its size the manifest's, its
 //! CRC-32 the manifest's, and, for the words that index arrays (a string column's
-//! symbol ids, an index's row numbers), each under its bound, all in one pass over
+//! symbol ids), each under its bound, all in one pass over
 //! the bytes on every core, the first time the file is mapped (`map_exact`); or
 //! the same check (`Running`) taken piece by piece by a scan that reads the whole
 //! file anyway.
@@ -15,8 +15,8 @@ use crate::splayed::manifest::Manifest;
 
 // ANCHOR: map_exact
 /// Words of a file that must all lie under a bound: `width` bytes each (4 or 8),
-/// little-endian. A string column's symbol ids lie under its `id_bound`, an index's
-/// row numbers under the table's rows; a reader indexes arrays with them.
+/// little-endian. A string column's symbol ids lie under its `id_bound`; a reader
+/// indexes arrays with them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Under {
     pub width: usize,

@@ -7,7 +7,6 @@ use std::sync::OnceLock;
 use harness::query::{QueryError, find_column};
 use memmap2::Mmap;
 
-use crate::hash_index::IndexFiles;
 use crate::splayed::decimal::decimal_to_f64;
 use crate::splayed::error::TableError;
 use crate::splayed::layout::{MANIFEST, SYMBOL_BYTES, SYMBOL_OFFSETS, column_file};
@@ -17,7 +16,7 @@ use crate::splayed::types::ColumnType;
 
 /// An open table: its manifest and its symbol file, and each column's files once a
 /// query asked for them (mapped once, so a second query does not fault the pages in
-/// again), and so the index's ([`crate::hash_index::files`]).
+/// again).
 pub struct Table {
     pub(crate) dir: PathBuf,
     /// What the table holds.
@@ -25,7 +24,6 @@ pub struct Table {
     symbol_bytes: Mmap,
     symbol_offsets: Mmap,
     columns: Vec<OnceLock<ColumnFiles>>,
-    pub(crate) index: OnceLock<Option<IndexFiles>>,
 }
 
 /// One column's files, mapped.
@@ -112,7 +110,6 @@ impl Table {
             columns: (0..manifest.columns.len())
                 .map(|_| OnceLock::new())
                 .collect(),
-            index: OnceLock::new(),
             manifest,
             symbol_bytes,
             symbol_offsets,
@@ -358,9 +355,9 @@ impl ColumnFiles {
 
 // ANCHOR: prefetch
 /// Asks the CPU to start loading row `i`'s value of `column` into the cache, without
-/// waiting for it; a hint, nothing on CPUs other than x86-64. A query over an index's
-/// scattered rows waits on a cache miss for each row without it; with it, the
-/// misses of the rows ahead overlap (the chapter measures it).
+/// waiting for it; a hint, nothing on CPUs other than x86-64. A scan whose work per
+/// row is a few instructions waits on each new cache line without it; with it, the
+/// loads of the rows ahead overlap (the chapter measures it).
 #[inline]
 pub fn prefetch(column: &ColumnFiles, i: usize) {
     let Some(bytes) = column.values.get(column.width * i..) else {

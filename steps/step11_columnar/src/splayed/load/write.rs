@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::chunks::map_chunks;
-use crate::hash_index::{self, HashIndex};
 use crate::splayed::encode::{Bits, ChunkColumns};
 use crate::splayed::error::TableError;
 use crate::splayed::layout::{self, MANIFEST};
@@ -52,19 +51,17 @@ pub(super) fn manifest(
         rows,
         symbols: symbols as u64,
         columns,
-        index: None,
-        checksums: BTreeMap::new(), // once the files are written: write_table
+        ..Manifest::default() // the checksums once the files are written: write_table
     }
 }
 
 // ANCHOR: write_table
 /// What the load writes after pass 2: the column files (already filled through
-/// their maps), the validity bits, the symbols, the index and the manifest.
+/// their maps), the validity bits, the symbols and the manifest.
 pub(super) struct Written<'w> {
     pub(super) files: &'w [ColumnFiles],
     pub(super) valid: &'w [Option<Bits>],
     pub(super) symbols: &'w symbols::Symbols,
-    pub(super) index: Option<&'w (usize, HashIndex)>,
     pub(super) manifest: &'w Manifest,
 }
 
@@ -91,9 +88,6 @@ pub(super) fn write_table(tmp: &Path, w: &Written<'_>, threads: usize) -> std::i
     )
     .0;
     columns.into_iter().collect::<std::io::Result<()>>()?;
-    if let Some((k, index)) = w.index {
-        hash_index::files::write(tmp, *k, index)?;
-    }
     let manifest = Manifest {
         checksums: checksums(tmp, threads)?,
         ..w.manifest.clone()

@@ -1,0 +1,182 @@
+//! The hash index, built from a loaded table: each value's rows in order of first
+//! occurrence, the same files on any thread count; added to a table as an optional
+//! part that its manifest names, replacing one on another column; refused on a text
+//! column, whose `--where` is a scan.
+
+use std::path::PathBuf;
+
+use gen_csv::{Config, generate_in_memory};
+use harness::query::{Aggs, groups_to_json_with};
+use step12::hash_index::IndexFiles;
+use step12::hash_index::add::add;
+use step12::hash_index::select::{Access, Where, select};
+use step12::query::{self, Query, Split};
+use step12::splayed::error::TableError;
+use step12::splayed::load::{LoadOptions, load, parse_schema};
+use step12::splayed::query::run_selected;
+use step12::splayed::scan::Table;
+
+use crate::common::{files, split, step12, table_dir};
+
+#[test]
+fn the_hash_index_groups_rows_by_first_occurrence_on_any_thread_count() {
+    let (csv, _) = generate_in_memory(&Config {
+        rows: 3_000,
+        seed: 4,
+        quoted_pct: 10.0,
+        crlf: false,
+    });
+    let records = harness::spec::reference::parse(&csv).unwrap();
+    let dir = table_dir("index");
+    for (column, k) in [("category", 1), ("flag", 6), ("date", 4)] {
+        // The obvious grouping of the CSV's fields, in order of first occurrence.
+        let mut order: Vec<&[u8]> = Vec::new();
+        let mut rows: std::collections::HashMap<&[u8], Vec<u64>> = Default::default();
+        for (row, r) in records[1..].iter().enumerate() {
+            let key = &r[k][..];
+            if !rows.contains_key(key) {
+                order.push(key);
+            }
+            rows.entry(key).or_default().push(row as u64);
+        }
+        let expected_rows: Vec<u64> = order.iter().flat_map(|key| rows[key].clone()).collect();
+        let mut first_files = None;
+        for threads in [1, 2, 3, 8] {
+            load(&csv, &dir, &split(threads, 4096)).unwrap();
+            assert_eq!(add(&dir, column, threads).unwrap().0, k);
+            let table = Table::open(&dir).unwrap();
+            assert_eq!(table.manifest.index, Some(k));
+            let index = IndexFiles::open(&table).unwrap().expect("an index");
+            assert_eq!(index.groups(), order.len(), "{column}");
+            let got_rows: Vec<u64> = (0..index.groups())
+                .flat_map(|g| index.rows_of(g).chunks_exact(8))
+                .map(|w| u64::from_le_bytes(w.try_into().unwrap()))
+                .collect();
+            assert_eq!(got_rows, expected_rows, "{column} on {threads} threads");
+            let files = files(&dir);
+            assert_eq!(
+                *first_files.get_or_insert_with(|| files.clone()),
+                files,
+                "{column}"
+            );
+            drop((index, table));
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+}
+
+#[test]
+fn an_index_is_the_tables_once_its_manifest_names_it_and_replaces_another() {
+    let dir = table_dir("replace");
+    let csv = dir.with_extension("csv");
+    crate::common::write_generated(&csv, 2_000, 6);
+    let d = dir.to_str().unwrap();
+    assert_eq!(step12(&["load", csv.to_str().unwrap(), d]).0, Some(0));
+    let loaded = files(&dir);
+    let query = |args: &[&str]| step12(&[&["query", d, "--json"], args].concat());
+    let all = query(&[]);
+    // Files an interrupted `index` left (no manifest names them): no query reads
+    // them, `verify` refuses them, and the next `index` writes them again.
+    std::fs::write(dir.join("col1.index.rows"), b"junk").unwrap();
+    assert_eq!(query(&[]).1, all.1);
+    let verified = step12(&["verify", d]);
+    assert_eq!(verified.0, Some(1), "{verified:?}");
+    assert!(
+        verified
+            .2
+            .contains("col1.index.rows is not one of the manifest's files")
+    );
+    let indexed = step12(&["index", d, "category"]);
+    assert_eq!(indexed.0, Some(0), "{indexed:?}");
+    assert!(
+        indexed.1.contains("hash index on column 2 (category)"),
+        "{indexed:?}"
+    );
+    assert_eq!(step12(&["verify", d]).0, Some(0));
+    // Every file of the load is as it was; the manifest names three more.
+    let now = files(&dir);
+    for (name, bytes) in loaded.iter().filter(|(name, _)| name != "manifest.json") {
+        assert!(now.contains(&(name.clone(), bytes.clone())), "{name}");
+    }
+    let names = |files: &[(String, Vec<u8>)]| files.iter().map(|f| f.0.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&now).len(), names(&loaded).len() + 3);
+    let fish = query(&["--where", "category=fish", "--verbose"]);
+    assert!(fish.2.contains("through the hash index"), "{fish:?}");
+    // An index on another column replaces it, and its files go.
+    assert_eq!(step12(&["index", d, "flag"]).0, Some(0));
+    let table = Table::open(&dir).unwrap();
+    assert_eq!(table.manifest.index, Some(6));
+    assert!(!dir.join("col1.index.rows").exists());
+    assert!(dir.join("col6.index.rows").exists());
+    assert_eq!(step12(&["verify", d]).0, Some(0));
+    let scanned = query(&["--where", "category=fish", "--verbose"]);
+    assert!(scanned.2.contains("by a scan"), "{scanned:?}");
+    assert_eq!(scanned.1, fish.1);
+    drop(table);
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+}
+
+/// Keys with delimiters, quotes, line breaks, a non-UTF-8 byte and empty fields;
+/// `k` loaded as text by `--schema`.
+const CSV: &[u8] = b"k,n,v\n\
+    a,1.5,1\n\
+    \"b,\"\"c\"\"\",-2,2\n\
+    ,,3\n\
+    a,x,4\n\
+    \xff,1e3,5\n\
+    \"line\nbreak\",0.25,6\n\
+    a,,7\n";
+
+fn text_table(test: &str) -> PathBuf {
+    let dir = table_dir(test);
+    let options = LoadOptions {
+        split: Some(Split {
+            threads: 2,
+            chunk: 7,
+        }),
+        schema: parse_schema("k=text,n=text").unwrap(),
+        ..LoadOptions::default()
+    };
+    load(CSV, &dir, &options).unwrap();
+    dir
+}
+
+#[test]
+fn where_over_a_text_column_is_a_scan_that_answers_as_the_csv_query() {
+    let dir = text_table("text-where");
+    let table = Table::open(&dir).unwrap();
+    let json = |groups| groups_to_json_with(&groups, Aggs::ALL).to_string();
+    // --where k=VALUE: the records whose k is VALUE, and only them.
+    for value in ["a", "b,\"c\"", "", "line\nbreak", "missing"] {
+        let filter = Where { column: "k", value };
+        let (selection, access) = select(&table, Some(filter), None).unwrap();
+        assert_eq!(access, Access::Scan, "a text column has no index");
+        let q = Query {
+            group_by: "v",
+            sum: "v",
+            ..Query::default()
+        };
+        let ours = json(run_selected(&table, q, &selection, 2).unwrap());
+        let records = harness::spec::reference::parse(CSV).unwrap();
+        let mut csv = b"v\n".to_vec();
+        for r in records[1..].iter().filter(|r| r[0] == value.as_bytes()) {
+            csv.extend_from_slice(&r[2]);
+            csv.push(b'\n');
+        }
+        assert_eq!(ours, json(query::run(&csv, q).unwrap()), "k={value:?}");
+    }
+    drop(table);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_index_on_a_text_column_is_refused_with_the_way_out() {
+    let dir = text_table("text-index");
+    let before = files(&dir);
+    let err = add(&dir, "k", 2).unwrap_err();
+    assert!(matches!(err, TableError::Schema(_)), "{err:?}");
+    assert!(err.to_string().contains("--schema k=string"), "{err}");
+    assert!(files(&dir) == before, "the table is as it was");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
