@@ -26,24 +26,34 @@ use std::time::Instant;
 
 use crate::run;
 
+/// The options of `cargo x book`: none checks and builds the whole book.
+#[derive(clap_derive::Args)]
+pub struct Args {
+    /// Only list the typed figures of the README and the chapters
+    #[arg(long, conflicts_with = "readme")]
+    figures: bool,
+    /// Only fill the README's recorded blocks from their recordings
+    #[arg(long)]
+    readme: bool,
+}
+
 /// `cargo x book [--figures | --readme]`.
-pub fn book(root: &Path, args: &[&str]) -> Result<(), String> {
-    match args {
-        [] => check_and_build(
+pub fn book(root: &Path, args: &Args) -> Result<(), String> {
+    if args.figures {
+        let found = figures::check(root)?;
+        if found.is_empty() {
+            println!("book: no typed figure in the README or the chapters");
+            return Ok(());
+        }
+        println!("{}", figures::report(&found));
+        Err(figure_advice())
+    } else if args.readme {
+        readme::update(root)
+    } else {
+        check_and_build(
             root,
             std::env::var("REQUIRE_BROWSER").is_ok_and(|v| v == "1"),
-        ),
-        ["--figures"] => {
-            let found = figures::check(root)?;
-            if found.is_empty() {
-                println!("book: no typed figure in the README or the chapters");
-                return Ok(());
-            }
-            println!("{}", figures::report(&found));
-            Err(figure_advice())
-        }
-        ["--readme"] => readme::update(root),
-        _ => Err("usage: cargo x book [--figures | --readme]".to_string()),
+        )
     }
 }
 

@@ -5,12 +5,8 @@ use std::process::Command;
 
 use crate::steps;
 
-pub fn diff(root: &Path, a: &str, b: &str) -> Result<(), String> {
-    let find = |n: &str| {
-        let n: u32 = n
-            .trim_start_matches("step")
-            .parse()
-            .map_err(|_| format!("not a step number: {n}"))?;
+pub fn diff(root: &Path, a: u32, b: u32) -> Result<(), String> {
+    let find = |n: u32| {
         steps(root)
             .into_iter()
             .find(|(k, _)| *k == n)

@@ -43,6 +43,9 @@ mod msrv;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 
+use clap::Parser;
+use clap_derive::{Parser, Subcommand};
+
 /// Rows of the smoke-test file: enough to cross many buffer sizes, quick in CI.
 const SMOKE_ROWS: &str = "20000";
 
@@ -51,28 +54,67 @@ const SMOKE_ROWS: &str = "20000";
 /// 20 s the stage stays under 5 minutes.
 const CI_FUZZ_SECONDS: u64 = 20;
 
+/// Project chores, so that local equals CI.
+#[derive(Parser)]
+#[command(name = "xtask", bin_name = "cargo x")]
+struct Cli {
+    #[command(subcommand)]
+    command: Chore,
+}
+
+/// The commands of `cargo x`.
+#[derive(Subcommand)]
+enum Chore {
+    /// Exactly what CI runs, in the same order (`.ci/run` runs this)
+    Ci,
+    /// The workshop's exercises, stubbed in place in the steps
+    #[command(subcommand)]
+    Exercise(exercise::Command),
+    /// The source diff from step A to step B: the one idea that B adds (`cargo stepdiff A B`)
+    Diff {
+        /// The step to compare from: `7` or `step7`
+        #[arg(value_parser = step_number)]
+        a: u32,
+        /// The step to compare to
+        #[arg(value_parser = step_number)]
+        b: u32,
+    },
+    /// Checks and builds the book: includes, the README's recorded blocks, typed
+    /// figures, `mdbook build`, links, every page in headless Chromium
+    Book(book::Args),
+    /// Every member's rust-version covers its dependencies'
+    Msrv,
+    /// Step 13's kernels compiled by NVRTC (the CI stage alone; needs NVRTC_LIB_DIR)
+    Nvrtc,
+    /// The columnar step's Parquet export read by Spark and DataFusion
+    Handoff,
+    /// Every fuzz target of fuzz/, seeded with the conformance cases, for SECONDS each
+    Fuzz {
+        /// How long each target runs
+        #[arg(default_value_t = CI_FUZZ_SECONDS)]
+        seconds: u64,
+    },
+    /// The steps of the ladder, in order
+    Steps,
+}
+
+/// `7` or `step7`: a step's number.
+fn step_number(arg: &str) -> Result<u32, std::num::ParseIntError> {
+    arg.trim_start_matches("step").parse()
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
     let root = workspace_root();
-    let result = match args
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
-        ["ci"] => ci(&root),
-        ["exercise", rest @ ..] => exercise::exercise(&root, rest),
-        ["diff", a, b] => diff::diff(&root, a, b),
-        ["book", rest @ ..] => book::book(&root, rest),
-        ["msrv"] => msrv::check(&root),
-        ["nvrtc"] => nvrtc_step13(&root),
-        ["handoff"] => handoff::handoff(&root),
-        ["fuzz"] => fuzz::fuzz(&root, CI_FUZZ_SECONDS),
-        ["fuzz", seconds] => match seconds.parse() {
-            Ok(seconds) => fuzz::fuzz(&root, seconds),
-            Err(_) => Err(format!("not a number of seconds: {seconds}")),
-        },
-        ["steps"] => {
+    let result = match Cli::parse().command {
+        Chore::Ci => ci(&root),
+        Chore::Exercise(command) => exercise::run(&root, &command),
+        Chore::Diff { a, b } => diff::diff(&root, a, b),
+        Chore::Book(args) => book::book(&root, &args),
+        Chore::Msrv => msrv::check(&root),
+        Chore::Nvrtc => nvrtc_step13(&root),
+        Chore::Handoff => handoff::handoff(&root),
+        Chore::Fuzz { seconds } => fuzz::fuzz(&root, seconds),
+        Chore::Steps => {
             for (n, dir) in steps(&root) {
                 println!(
                     "step{n}\t{}",
@@ -81,10 +123,6 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
-        _ => Err(format!(
-            "usage: cargo x ci | cargo x exercise {} | cargo x book [--figures | --readme] | cargo x msrv | cargo x nvrtc | cargo x handoff | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps",
-            exercise::USAGE
-        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -175,7 +213,7 @@ fn ci(root: &Path) -> Result<(), String> {
     )?;
     // The workshop's exercises: the book's sections current, every stub red, every
     // step's body green.
-    exercise::exercise(root, &["verify"])?;
+    exercise::run(root, &exercise::Command::Verify)?;
     arrow_step11(root)?;
     asan_step7(root)?;
     nvrtc_step13(root)?;
