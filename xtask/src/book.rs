@@ -24,6 +24,7 @@ mod readme;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crate::error::{Error, Result, failed};
 use crate::run;
 
 /// The options of `cargo x book`: none checks and builds the whole book.
@@ -38,7 +39,7 @@ pub struct Args {
 }
 
 /// `cargo x book [--figures | --readme]`.
-pub fn book(root: &Path, args: &Args) -> Result<(), String> {
+pub fn book(root: &Path, args: &Args) -> Result {
     if args.figures {
         let found = figures::check(root)?;
         if found.is_empty() {
@@ -46,7 +47,7 @@ pub fn book(root: &Path, args: &Args) -> Result<(), String> {
             return Ok(());
         }
         println!("{}", figures::report(&found));
-        Err(figure_advice())
+        Err(figure_advice().into())
     } else if args.readme {
         readme::update(root)
     } else {
@@ -58,7 +59,7 @@ pub fn book(root: &Path, args: &Args) -> Result<(), String> {
 }
 
 /// The stage of `cargo x ci`: as `cargo x book`, and a missing browser fails it.
-pub fn ci(root: &Path) -> Result<(), String> {
+pub fn ci(root: &Path) -> Result {
     check_and_build(root, true)
 }
 
@@ -73,12 +74,13 @@ fn figure_advice() -> String {
 
 /// Every check, each one's result printed as it comes; the first failures' messages
 /// together at the end, so that one run shows everything a reader would meet.
-fn check_and_build(root: &Path, require_browser: bool) -> Result<(), String> {
+fn check_and_build(root: &Path, require_browser: bool) -> Result {
     let start = Instant::now();
     let mut failed = Vec::new();
-    let mut step = |result: Result<String, String>| match result {
+    let mut step = |result: Result<String>| match result {
         Ok(line) => println!("book: {line}"),
         Err(e) => {
+            let e = e.to_string();
             println!("book: FAILED: {}", e.lines().next().unwrap_or(""));
             failed.push(e);
         }
@@ -94,7 +96,7 @@ fn check_and_build(root: &Path, require_browser: bool) -> Result<(), String> {
     step(figures::check(root).and_then(|typed| {
         match (typed.is_empty(), figures::FIGURE_CHECK_ENFORCED) {
             (true, _) => Ok("no typed figure in the README or the chapters".to_string()),
-            (false, true) => Err(format!("{}\n{}", figures::report(&typed), figure_advice())),
+            (false, true) => Err(failed!("{}\n{}", figures::report(&typed), figure_advice())),
             (false, false) => Ok(format!(
                 "{} typed figures in the README and the chapters (not enforced yet: \
                  FIGURE_CHECK_ENFORCED in xtask/src/book/figures.rs; `cargo x book --figures` lists them)",
@@ -132,17 +134,17 @@ fn check_and_build(root: &Path, require_browser: bool) -> Result<(), String> {
     if failed.is_empty() {
         Ok(())
     } else {
-        Err(failed.join("\n"))
+        Err(failed.join("\n").into())
     }
 }
 
 /// mdBook only warns when an include's anchor is missing, and silently includes the
 /// wrong lines when code moves under a line-number include: both fail here.
-fn check_book_includes(src: &Path) -> Result<usize, String> {
+fn check_book_includes(src: &Path) -> Result<usize> {
     let mut count = 0;
     let mut problems = Vec::new();
     for md in markdown_files(src) {
-        let text = std::fs::read_to_string(&md).map_err(|e| format!("{}: {e}", md.display()))?;
+        let text = std::fs::read_to_string(&md).map_err(Error::io(&md))?;
         problems.extend(unfenced_code_includes(&text).into_iter().map(|t| {
             format!("{}: {{{{#include {t}}}}} is code outside a ``` fence: mdBook would render it as text", md.display())
         }));
@@ -173,7 +175,7 @@ fn check_book_includes(src: &Path) -> Result<usize, String> {
     if problems.is_empty() {
         Ok(count)
     } else {
-        Err(problems.join("\n"))
+        Err(problems.join("\n").into())
     }
 }
 
@@ -346,7 +348,7 @@ mod tests {
             "{{#include code.rs:gone}} {{#include code.rs:1:3}} {{#include none.rs}}",
         )
         .unwrap();
-        let err = check_book_includes(&dir).unwrap_err();
+        let err = check_book_includes(&dir).unwrap_err().to_string();
         assert!(
             err.contains("anchor `gone` not found")
                 && err.contains("line number")

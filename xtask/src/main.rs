@@ -35,6 +35,7 @@
 
 mod book;
 mod diff;
+mod error;
 mod exercise;
 mod fuzz;
 mod handoff;
@@ -45,6 +46,7 @@ use std::process::{Command, ExitCode};
 
 use clap::Parser;
 use clap_derive::{Parser, Subcommand};
+use error::{Error, Result, failed};
 
 /// Rows of the smoke-test file: enough to cross many buffer sizes, quick in CI.
 const SMOKE_ROWS: &str = "20000";
@@ -99,8 +101,10 @@ enum Chore {
 }
 
 /// `7` or `step7`: a step's number.
-fn step_number(arg: &str) -> Result<u32, std::num::ParseIntError> {
-    arg.trim_start_matches("step").parse()
+fn step_number(arg: &str) -> Result<u32> {
+    arg.trim_start_matches("step")
+        .parse()
+        .map_err(|_| failed!("not a step number: {arg}"))
 }
 
 fn main() -> ExitCode {
@@ -126,11 +130,10 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The command has said why already.
+        Err(Error::Reported) => ExitCode::FAILURE,
         Err(e) => {
-            // An empty message: the command has said why already.
-            if !e.is_empty() {
-                eprintln!("xtask: {e}");
-            }
+            eprintln!("xtask: {e}");
             ExitCode::FAILURE
         }
     }
@@ -159,12 +162,12 @@ fn steps(root: &Path) -> Vec<(u32, PathBuf)> {
     steps
 }
 
-fn run(root: &Path, program: &str, args: &[&str]) -> Result<(), String> {
+fn run(root: &Path, program: &str, args: &[&str]) -> Result {
     run_env(root, &[], program, args)
 }
 
 /// [`run`] with `env` added to the environment.
-fn run_env(root: &Path, env: &[(&str, &str)], program: &str, args: &[&str]) -> Result<(), String> {
+fn run_env(root: &Path, env: &[(&str, &str)], program: &str, args: &[&str]) -> Result {
     let shown: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
     println!("\n==> {}{program} {}", shown.concat(), args.join(" "));
     let status = Command::new(program)
@@ -172,15 +175,15 @@ fn run_env(root: &Path, env: &[(&str, &str)], program: &str, args: &[&str]) -> R
         .args(args)
         .current_dir(root)
         .status()
-        .map_err(|e| format!("cannot run {program}: {e}"))?;
+        .map_err(Error::spawn(program))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+        Err(failed!("`{program} {}` failed ({status})", args.join(" ")))
     }
 }
 
-fn ci(root: &Path) -> Result<(), String> {
+fn ci(root: &Path) -> Result {
     run(root, "cargo", &["fmt", "--all", "--check"])?;
     run(
         root,
@@ -251,7 +254,7 @@ fn ci(root: &Path) -> Result<(), String> {
 /// Step 11's Arrow and Parquet exports, which sit behind the features `arrow` and
 /// `parquet` (off by default, so that `cargo run -p step11` does not build those
 /// crates): clippy and their tests.
-fn arrow_step11(root: &Path) -> Result<(), String> {
+fn arrow_step11(root: &Path) -> Result {
     let features = ["-p", "step11", "--features", "arrow,parquet"];
     run(
         root,
@@ -279,7 +282,7 @@ fn arrow_step11(root: &Path) -> Result<(), String> {
 /// the tests of `tests/nvrtc.rs` with `REQUIRE_NVRTC=1`, so that a missing library fails here
 /// instead of skipping. The library is the folder `NVRTC_LIB_DIR`, which `.ci/run`
 /// sets from `.ci/install-nvrtc.sh` (run that script once to run this locally).
-fn nvrtc_step13(root: &Path) -> Result<(), String> {
+fn nvrtc_step13(root: &Path) -> Result {
     let dir = std::env::var("NVRTC_LIB_DIR").map_err(|_| {
         "NVRTC_LIB_DIR is not set: export NVRTC_LIB_DIR=\"$(bash .ci/install-nvrtc.sh)\" (what .ci/run does)"
             .to_string()
@@ -297,18 +300,18 @@ fn nvrtc_step13(root: &Path) -> Result<(), String> {
         .env("LD_LIBRARY_PATH", &library_path)
         .args(["test", "-p", "step13", "--test", "main", "nvrtc::"])
         .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+        .map_err(Error::spawn("cargo"))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("step 13's NVRTC test failed ({status})"))
+        Err(failed!("step 13's NVRTC test failed ({status})"))
     }
 }
 
 /// Step 7's tests under AddressSanitizer (nightly): its SIMD loads are `unsafe`, and
 /// ASan catches a load past the input or the tail's stack buffer. Its own target
 /// directory, so the instrumented build does not replace the ordinary one.
-fn asan_step7(root: &Path) -> Result<(), String> {
+fn asan_step7(root: &Path) -> Result {
     println!(
         "\n==> RUSTFLAGS=-Zsanitizer=address cargo +nightly test --target x86_64-unknown-linux-gnu -p step7 --lib --tests"
     );
@@ -327,9 +330,9 @@ fn asan_step7(root: &Path) -> Result<(), String> {
             "--tests",
         ])
         .status()
-        .map_err(|e| format!("cannot run cargo +nightly: {e}"))?;
+        .map_err(Error::spawn("cargo +nightly"))?;
     if !status.success() {
-        return Err(format!(
+        return Err(failed!(
             "step 7's tests under AddressSanitizer failed: {status}"
         ));
     }
@@ -339,7 +342,7 @@ fn asan_step7(root: &Path) -> Result<(), String> {
 /// Every step binary, built in release mode: the gate and a one-run measurement on a
 /// small generated file, then `--records` on every conformance case, compared with
 /// the case's JSON byte for byte.
-fn smoke(root: &Path) -> Result<(), String> {
+fn smoke(root: &Path) -> Result {
     run(root, "cargo", &["build", "--release", "--bins"])?;
     let file = root.join("target/smoke/smoke.csv");
     let file_str = file.to_str().ok_or("the smoke path is not UTF-8")?;
@@ -357,8 +360,8 @@ fn smoke(root: &Path) -> Result<(), String> {
                 .arg("--records")
                 .arg(csv)
                 .output()
-                .map_err(|e| format!("cannot run {bin}: {e}"))?;
-            let expected = std::fs::read(json).map_err(|e| format!("{}: {e}", json.display()))?;
+                .map_err(Error::spawn(&bin))?;
+            let expected = std::fs::read(json).map_err(Error::io(&json))?;
             // Exit 0 for records, 1 for the parse error whose JSON the case records.
             let status = if expected.starts_with(b"{\"error\"") {
                 1
@@ -366,7 +369,7 @@ fn smoke(root: &Path) -> Result<(), String> {
                 0
             };
             if out.status.code() != Some(status) || out.stdout != expected {
-                return Err(format!(
+                return Err(failed!(
                     "step{n} --records {} differs from {}",
                     csv.display(),
                     json.display()

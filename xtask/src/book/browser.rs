@@ -22,6 +22,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+use crate::error::{Error, Result, failed};
 use serde_json::{Value, json};
 
 /// The window the pages are shown in: a laptop's screen, the sidebar open.
@@ -38,13 +39,13 @@ pub enum Outcome {
 
 /// Opens every page under `out` (the built book); `work` holds the browser's profile
 /// and log. `require`: a missing browser is an error, not a skip.
-pub fn check(out: &Path, work: &Path, require: bool) -> Result<Outcome, String> {
+pub fn check(out: &Path, work: &Path, require: bool) -> Result<Outcome> {
     let exe = match find_or_install() {
         Ok(exe) => exe,
         Err(why) if require => {
-            return Err(format!("no headless browser: {why} (REQUIRE_BROWSER=1)"));
+            return Err(failed!("no headless browser: {why} (REQUIRE_BROWSER=1)"));
         }
-        Err(why) => return Ok(Outcome::Skipped(why)),
+        Err(why) => return Ok(Outcome::Skipped(why.to_string())),
     };
     let mut pages = Vec::new();
     collect_pages(out, &mut pages);
@@ -52,7 +53,7 @@ pub fn check(out: &Path, work: &Path, require: bool) -> Result<Outcome, String> 
     // system its styles resolve to `/css/…`, which only a server has.
     pages.retain(|p| !p.ends_with("404.html"));
     pages.sort();
-    std::fs::create_dir_all(work).map_err(|e| format!("{}: {e}", work.display()))?;
+    std::fs::create_dir_all(work).map_err(Error::io(&work))?;
     let mut browser = Browser::start(&exe, work)?;
     let session = browser.open_tab()?;
     let mut problems = Vec::new();
@@ -66,7 +67,7 @@ pub fn check(out: &Path, work: &Path, require: bool) -> Result<Outcome, String> 
     if problems.is_empty() {
         Ok(Outcome::Checked(pages.len()))
     } else {
-        Err(format!(
+        Err(failed!(
             "{} problems in the browser ({}):\n{}",
             problems.len(),
             exe.display(),
@@ -88,7 +89,7 @@ fn collect_pages(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// The browser to use, installing Debian's when none is found and we may: as root, or
 /// with `sudo` that asks no password.
-fn find_or_install() -> Result<PathBuf, String> {
+fn find_or_install() -> Result<PathBuf> {
     if let Some(exe) = find() {
         return Ok(exe);
     }
@@ -105,7 +106,7 @@ fn find_or_install() -> Result<PathBuf, String> {
     if on_path("apt-get").is_none() || !(root || sudo) {
         return Err(
             "no Chromium found (set CHROMIUM=/path/to/chrome, or install Debian's `chromium`)"
-                .to_string(),
+                .into(),
         );
     }
     println!("book: no Chromium found; installing Debian's `chromium` (apt-get, once)");
@@ -128,7 +129,9 @@ fn find_or_install() -> Result<PathBuf, String> {
     let installed = apt(&install) || (apt(&["update", "-q"]) && apt(&install));
     match find() {
         Some(exe) if installed => Ok(exe),
-        _ => Err("no Chromium found, and `apt-get install chromium` failed".to_string()),
+        _ => Err("no Chromium found, and `apt-get install chromium` failed"
+            .to_string()
+            .into()),
     }
 }
 
@@ -165,13 +168,12 @@ struct Browser {
 }
 
 impl Browser {
-    fn start(exe: &Path, work: &Path) -> Result<Browser, String> {
+    fn start(exe: &Path, work: &Path) -> Result<Browser> {
         let profile = work.join(format!("profile-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
-        std::fs::create_dir_all(&profile).map_err(|e| format!("{}: {e}", profile.display()))?;
+        std::fs::create_dir_all(&profile).map_err(Error::io(&profile))?;
         let log = work.join("chromium.log");
-        let log_file =
-            std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
+        let log_file = std::fs::File::create(&log).map_err(Error::io(&log))?;
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(r#"exec "$0" "$@" 3<&0 4>&1 </dev/null >/dev/null"#)
@@ -233,15 +235,15 @@ impl Browser {
         lines[lines.len().saturating_sub(5)..].join("\n")
     }
 
-    fn receive(&mut self, deadline: Instant) -> Result<Value, String> {
+    fn receive(&mut self, deadline: Instant) -> Result<Value> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.messages.recv_timeout(left) {
             Ok(message) => Ok(message),
-            Err(RecvTimeoutError::Timeout) => Err(format!(
+            Err(RecvTimeoutError::Timeout) => Err(failed!(
                 "no answer from the browser in {} s",
                 TIMEOUT.as_secs()
             )),
-            Err(RecvTimeoutError::Disconnected) => Err(format!(
+            Err(RecvTimeoutError::Disconnected) => Err(failed!(
                 "the browser exited; its log ends:\n{}",
                 self.log_tail()
             )),
@@ -249,12 +251,7 @@ impl Browser {
     }
 
     /// Sends a command and waits for its answer, keeping the events that come first.
-    fn call(
-        &mut self,
-        method: &str,
-        params: Value,
-        session: Option<&str>,
-    ) -> Result<Value, String> {
+    fn call(&mut self, method: &str, params: Value, session: Option<&str>) -> Result<Value> {
         self.next_id += 1;
         let id = self.next_id;
         let mut message = json!({"id": id, "method": method, "params": params});
@@ -272,7 +269,7 @@ impl Browser {
             let message = self.receive(deadline)?;
             if message["id"] == id {
                 if let Some(error) = message.get("error") {
-                    return Err(format!("{method}: {error}"));
+                    return Err(failed!("{method}: {error}"));
                 }
                 return Ok(message["result"].clone());
             }
@@ -281,7 +278,7 @@ impl Browser {
     }
 
     /// A new tab, attached: its session id, with the domains whose events we read on.
-    fn open_tab(&mut self) -> Result<String, String> {
+    fn open_tab(&mut self) -> Result<String> {
         let target = self.call("Target.createTarget", json!({"url": "about:blank"}), None)?;
         let attached = self.call(
             "Target.attachToTarget",
@@ -299,7 +296,7 @@ impl Browser {
     }
 
     /// Opens `page` in the tab; returns what went wrong there.
-    fn visit(&mut self, session: &str, page: &Path) -> Result<Vec<String>, String> {
+    fn visit(&mut self, session: &str, page: &Path) -> Result<Vec<String>> {
         self.events.clear();
         while self.messages.try_recv().is_ok() {}
         let url = file_url(page);
@@ -532,7 +529,7 @@ mod tests {
         .unwrap();
         std::fs::write(dir.join("empty.html"), "<main></main>").unwrap();
         let err = match check(&dir, &dir.join("work"), true) {
-            Err(e) => e,
+            Err(e) => e.to_string(),
             Ok(_) => panic!("a broken page passed"),
         };
         println!("{err}");

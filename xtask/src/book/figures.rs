@@ -21,6 +21,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{markdown_files, readme};
+use crate::error::{Error, Result};
 
 /// Whether `cargo x book` (and so CI) fails on a typed figure. False until the
 /// chapters quote the recorded run; `cargo x book --figures` lists them meanwhile.
@@ -49,7 +50,7 @@ pub struct Typed {
 }
 
 /// Every typed figure in the README and the book's pages, by file and line.
-pub fn check(root: &Path) -> Result<Vec<Typed>, String> {
+pub fn check(root: &Path) -> Result<Vec<Typed>> {
     let src = root.join("book/src");
     let mut files = vec![root.join("README.md")];
     files.extend(
@@ -59,8 +60,7 @@ pub fn check(root: &Path) -> Result<Vec<Typed>, String> {
     );
     let mut found = Vec::new();
     for file in files {
-        let text =
-            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let text = std::fs::read_to_string(&file).map_err(Error::io(&file))?;
         let shown = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
         found.extend(scan(&text).into_iter().map(|(line, figure)| Typed {
             file: shown.clone(),

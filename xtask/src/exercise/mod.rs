@@ -35,6 +35,7 @@ mod verify;
 
 use std::path::Path;
 
+use crate::error::{Error, Result};
 use clap_derive::Subcommand;
 
 pub use catalog::{EXERCISES, Exercise};
@@ -73,7 +74,7 @@ pub enum Command {
 }
 
 /// Runs `cargo x exercise COMMAND`.
-pub fn run(root: &Path, command: &Command) -> Result<(), String> {
+pub fn run(root: &Path, command: &Command) -> Result {
     match command {
         Command::List => status::list(root),
         Command::Start { name } => live::start(root, find(name)?),
@@ -86,10 +87,13 @@ pub fn run(root: &Path, command: &Command) -> Result<(), String> {
     }
 }
 
-fn find(name: &str) -> Result<&'static Exercise, String> {
+fn find(name: &str) -> Result<&'static Exercise> {
     catalog::find(name).ok_or_else(|| {
         let names: Vec<&str> = EXERCISES.iter().map(|e| e.name).collect();
-        format!("no exercise {name:?}; there are: {}", names.join(", "))
+        Error::Failed(format!(
+            "no exercise {name:?}; there are: {}",
+            names.join(", ")
+        ))
     })
 }
 
