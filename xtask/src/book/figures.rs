@@ -23,10 +23,6 @@ use std::path::{Path, PathBuf};
 use super::{markdown_files, readme};
 use crate::error::{Error, Result};
 
-/// Whether `cargo x book` (and so CI) fails on a typed figure. False until the
-/// chapters quote the recorded run; `cargo x book --figures` lists them meanwhile.
-pub const FIGURE_CHECK_ENFORCED: bool = true;
-
 /// The heading of the one section of a page whose figures may be typed: the last one,
 /// with measurements from other sittings, each naming its machine and date.
 pub const OTHER_SITTINGS: &str = "## Measured in other sittings";
