@@ -9,8 +9,9 @@
 //! 5. Every internal link and image of the built pages resolves, with its `#fragment`
 //!    ([`links`]), and so do the README's.
 //! 6. Every page opens in headless Chromium with no script error, console error,
-//!    failed load or broken image ([`browser`]); skipped with a line saying why when
-//!    no browser can be had, unless `REQUIRE_BROWSER=1` (CI).
+//!    failed load, broken image, table wider than the page or empty page
+//!    ([`browser`]); skipped with a line saying why when no browser is found, unless
+//!    `REQUIRE_BROWSER=1` (CI).
 //!
 //! `cargo x book --figures` lists the typed figures; `cargo x book --readme` fills the
 //! README's recorded blocks.
@@ -57,8 +58,10 @@ pub fn book(root: &Path, args: &Args) -> Result {
     }
 }
 
-/// The stage of `cargo x ci`: as `cargo x book`, and a missing browser fails it.
+/// The stage of `cargo x ci`: the browser check's own lints and tests, then as
+/// `cargo x book`, and a missing browser fails it.
 pub fn ci(root: &Path) -> Result {
+    browser::lint_and_test(root)?;
     check_and_build(root, true)
 }
 
@@ -111,17 +114,12 @@ fn check_and_build(root: &Path, require_browser: bool) -> Result {
     );
     let rendered = Instant::now();
     step(
-        browser::check(&out, &root.join("target/book-check"), require_browser).map(|outcome| {
-            match outcome {
-                browser::Outcome::Checked(pages) => format!(
-                    "all {pages} pages render in headless Chromium with no error ({:.1} s)",
-                    rendered.elapsed().as_secs_f64()
-                ),
-                browser::Outcome::Skipped(why) => {
-                    format!(
-                        "SKIPPED the browser check: {why}; REQUIRE_BROWSER=1 makes this an error"
-                    )
-                }
+        browser::check(root, &out, require_browser).map(|outcome| match outcome {
+            browser::Outcome::Checked(said) => {
+                format!("{said} ({:.1} s)", rendered.elapsed().as_secs_f64())
+            }
+            browser::Outcome::Skipped(why) => {
+                format!("SKIPPED the browser check: {why}; REQUIRE_BROWSER=1 makes this an error")
             }
         }),
     );
