@@ -32,6 +32,12 @@ pub fn diff(root: &Path, a: u32, b: u32) -> Result {
             .current_dir(root)
             .status()
             .map_err(Error::spawn("diff"))?;
+        // Killed by SIGPIPE: the reader stopped early (`cargo stepdiff 3 4 | head`),
+        // which is no failure, and there is nobody left to show the next folder to.
+        #[cfg(unix)]
+        if std::os::unix::process::ExitStatusExt::signal(&status) == Some(13) {
+            return Ok(());
+        }
         if status.code().is_none_or(|c| c > 1) {
             return Err(failed!("diff failed ({status})"));
         }
