@@ -283,6 +283,11 @@ mod tests {
             let ok = Command::new("git")
                 .args(["-c", "user.name=t", "-c", "user.email=t@t"])
                 .args(args)
+                // Inherited (as under `git rebase --exec` or a hook), these would aim
+                // `git init` and `git commit` at the workspace's own repository.
+                .env_remove("GIT_DIR")
+                .env_remove("GIT_WORK_TREE")
+                .env_remove("GIT_INDEX_FILE")
                 .current_dir(&dir)
                 .output()
                 .unwrap()
