@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::anchor;
 use super::catalog::{EXERCISES, Exercise};
+use crate::error::{Error, Result, failed};
 
 /// Files by path relative to the workspace root, and their contents.
 pub type Files = BTreeMap<PathBuf, String>;
@@ -16,7 +17,7 @@ pub const BOOK_DIR: &str = "book/src/exercises";
 /// Every section: `book/src/exercises/stepN.md` for each step with exercises, each
 /// exercise's task, its commands, what its check runs, its hints folded one inside
 /// the next, and the solution included from the step through its anchor, folded.
-pub fn sections(root: &Path) -> Result<Files, String> {
+pub fn sections(root: &Path) -> Result<Files> {
     let mut files = Files::new();
     let mut steps: Vec<u32> = EXERCISES.iter().map(|e| e.step).collect();
     steps.dedup();
@@ -43,11 +44,10 @@ pub fn sections(root: &Path) -> Result<Files, String> {
     Ok(files)
 }
 
-fn entry(root: &Path, e: &Exercise) -> Result<String, String> {
+fn entry(root: &Path, e: &Exercise) -> Result<String> {
     // The include must resolve: the file and its anchor.
     let path = root.join(e.step_dir).join(e.file);
-    let text =
-        std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+    let text = std::fs::read_to_string(&path).map_err(Error::io(&path))?;
     anchor::region(&text, e)?;
     let mut hints = String::new();
     for (k, hint) in e.hints.iter().enumerate() {
@@ -85,17 +85,17 @@ fn entry(root: &Path, e: &Exercise) -> Result<String, String> {
 
 /// `cargo x exercise book`: writes every section, and removes files of the folder
 /// that are no longer written.
-pub fn write(root: &Path) -> Result<(), String> {
+pub fn write(root: &Path) -> Result {
     let files = sections(root)?;
     for stale in stale(root, &files) {
-        std::fs::remove_file(root.join(&stale)).map_err(|e| format!("{}: {e}", stale.display()))?;
+        std::fs::remove_file(root.join(&stale)).map_err(Error::io(&stale))?;
     }
     for (path, text) in &files {
         let path = root.join(path);
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(Error::io(&dir))?;
         }
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(&path, text).map_err(Error::io(&path))?;
     }
     println!(
         "exercise: wrote {} chapter sections for {} exercises",
@@ -106,7 +106,7 @@ pub fn write(root: &Path) -> Result<(), String> {
 }
 
 /// CI: the committed sections are what [`write()`] writes now.
-pub fn current(root: &Path) -> Result<(), String> {
+pub fn current(root: &Path) -> Result {
     let files = sections(root)?;
     let mut drift: Vec<String> = stale(root, &files)
         .iter()
@@ -118,7 +118,7 @@ pub fn current(root: &Path) -> Result<(), String> {
         }
     }
     if !drift.is_empty() {
-        return Err(format!(
+        return Err(failed!(
             "the book's exercise sections differ from what the catalog and the steps give \
              now; run `cargo x exercise book` and commit:\n  {}",
             drift.join("\n  ")

@@ -15,6 +15,7 @@ use std::process::Command;
 use super::anchor;
 use super::catalog::{EXERCISES, Exercise};
 use super::check;
+use crate::error::{Error, Result, failed};
 
 /// The cargo target folder: `CARGO_TARGET_DIR`, else `target/`.
 pub(super) fn target_dir(root: &Path) -> PathBuf {
@@ -40,19 +41,19 @@ pub(super) fn rel_file(e: &Exercise) -> String {
     format!("{}/{}", e.step_dir, e.file)
 }
 
-pub(super) fn read(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|err| format!("{}: {err}", path.display()))
+pub(super) fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).map_err(Error::io(&path))
 }
 
-pub(super) fn write(path: &Path, text: &str) -> Result<(), String> {
+pub(super) fn write(path: &Path, text: &str) -> Result {
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|err| format!("{}: {err}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(Error::io(&dir))?;
     }
-    std::fs::write(path, text).map_err(|err| format!("{}: {err}", path.display()))
+    std::fs::write(path, text).map_err(Error::io(&path))
 }
 
 /// The exercise's file as it is now.
-pub(super) fn learner_file(root: &Path, e: &Exercise) -> Result<String, String> {
+pub(super) fn learner_file(root: &Path, e: &Exercise) -> Result<String> {
     read(&root.join(rel_file(e)))
 }
 
@@ -63,17 +64,17 @@ pub(super) fn is_live(root: &Path, e: &Exercise) -> bool {
 
 /// The step's text of the file: the copy taken at `start`, else the committed one
 /// (when `target/` was deleted under a live exercise).
-fn step_text(root: &Path, e: &Exercise) -> Result<String, String> {
+fn step_text(root: &Path, e: &Exercise) -> Result<String> {
     if let Ok(text) = read(&start_copy(root, e)) {
         return Ok(text);
     }
     git(root, &["show", &format!("HEAD:{}", rel_file(e))]).ok_or_else(|| {
-        format!(
+        Error::Failed(format!(
             "{}: neither {} nor git has the step's text of {}",
             e.name,
             start_copy(root, e).display(),
             rel_file(e)
-        )
+        ))
     })
 }
 
@@ -132,9 +133,9 @@ pub(super) fn refusal(root: &Path, e: &Exercise) -> Option<String> {
 }
 
 /// `cargo x exercise start NAME`.
-pub fn start(root: &Path, e: &Exercise) -> Result<(), String> {
+pub fn start(root: &Path, e: &Exercise) -> Result {
     if let Some(why) = refusal(root, e) {
-        return Err(why);
+        return Err(why.into());
     }
     let rel = rel_file(e);
     let path = root.join(&rel);
@@ -156,7 +157,7 @@ pub fn start(root: &Path, e: &Exercise) -> Result<(), String> {
     let built = match check::build(root, e)? {
         Ok(built) => built.bin,
         Err(out) => {
-            return Err(format!(
+            return Err(failed!(
                 "the steps do not build as they are:\n{}",
                 check::tail(&out.stderr, 40)
             ));
@@ -190,7 +191,7 @@ pub fn start(root: &Path, e: &Exercise) -> Result<(), String> {
 
 /// Keeps the learner's file as `target/exercises/NAME/yours-N.rs` unless its function
 /// is the stub, and says where.
-fn keep(root: &Path, e: &Exercise, current: &str) -> Result<(), String> {
+fn keep(root: &Path, e: &Exercise, current: &str) -> Result {
     if anchor::is_stubbed(current, e) {
         return Ok(());
     }
@@ -209,11 +210,12 @@ fn keep(root: &Path, e: &Exercise, current: &str) -> Result<(), String> {
 }
 
 /// `cargo x exercise reset NAME`: the stub again, in the function only.
-pub fn reset(root: &Path, e: &Exercise) -> Result<(), String> {
+pub fn reset(root: &Path, e: &Exercise) -> Result {
     if !is_live(root, e) {
-        return Err(format!(
+        return Err(failed!(
             "{} is not started: `cargo x exercise start {}`",
-            e.name, e.name
+            e.name,
+            e.name
         ));
     }
     let current = learner_file(root, e)?;
@@ -230,10 +232,10 @@ pub fn reset(root: &Path, e: &Exercise) -> Result<(), String> {
 
 /// `cargo x exercise solve NAME`: the step's own function back, which ends the
 /// exercise.
-pub fn solve(root: &Path, e: &Exercise) -> Result<(), String> {
+pub fn solve(root: &Path, e: &Exercise) -> Result {
     let current = learner_file(root, e)?;
     if !is_live(root, e) && !anchor::is_stubbed(&current, e) {
-        return Err(format!("{} is not started", e.name));
+        return Err(failed!("{} is not started", e.name));
     }
     let step = step_text(root, e)?;
     keep(root, e, &current)?;
@@ -281,6 +283,11 @@ mod tests {
             let ok = Command::new("git")
                 .args(["-c", "user.name=t", "-c", "user.email=t@t"])
                 .args(args)
+                // Inherited (as under `git rebase --exec` or a hook), these would aim
+                // `git init` and `git commit` at the workspace's own repository.
+                .env_remove("GIT_DIR")
+                .env_remove("GIT_WORK_TREE")
+                .env_remove("GIT_INDEX_FILE")
                 .current_dir(&dir)
                 .output()
                 .unwrap()

@@ -35,31 +35,65 @@ mod verify;
 
 use std::path::Path;
 
+use crate::error::{Error, Result};
+use clap_derive::Subcommand;
+
 pub use catalog::{EXERCISES, Exercise};
 
-/// The commands, for the usage line.
-pub const USAGE: &str =
-    "list | start NAME | check NAME | reset NAME | solve NAME | prefetch | book | verify";
+/// `cargo x exercise COMMAND`.
+#[derive(Subcommand)]
+pub enum Command {
+    /// Every exercise, its step, its chapter and its status
+    List,
+    /// Stubs the exercise's function in its step (its body becomes `todo!()`)
+    Start {
+        /// The exercise (`cargo x exercise list` names them)
+        name: String,
+    },
+    /// Rebuilds the step and runs the exercise's tests: red or green, and why
+    Check {
+        /// The exercise
+        name: String,
+    },
+    /// The stub again (your version is kept under target/exercises/NAME/)
+    Reset {
+        /// The exercise
+        name: String,
+    },
+    /// The step's body back, which ends the exercise (your version is kept)
+    Solve {
+        /// The exercise
+        name: String,
+    },
+    /// Everything a workshop needs offline: the crates, every check built, the bench file
+    Prefetch,
+    /// Writes the book's exercise sections (book/src/exercises/) from the catalog
+    Book,
+    /// CI: the sections are current; every stub is red and every step's body green
+    Verify,
+}
 
-/// Runs `cargo x exercise ARGS`.
-pub fn exercise(root: &Path, args: &[&str]) -> Result<(), String> {
-    match args {
-        ["list"] => status::list(root),
-        ["start", name] => live::start(root, find(name)?),
-        ["check", name] => check::check(root, find(name)?),
-        ["reset", name] => live::reset(root, find(name)?),
-        ["solve", name] => live::solve(root, find(name)?),
-        ["prefetch"] => check::prefetch(root),
-        ["book"] => book::write(root),
-        ["verify"] => verify::verify(root),
-        _ => Err(format!("usage: cargo x exercise {USAGE}")),
+/// Runs `cargo x exercise COMMAND`.
+pub fn run(root: &Path, command: &Command) -> Result {
+    match command {
+        Command::List => status::list(root),
+        Command::Start { name } => live::start(root, find(name)?),
+        Command::Check { name } => check::check(root, find(name)?),
+        Command::Reset { name } => live::reset(root, find(name)?),
+        Command::Solve { name } => live::solve(root, find(name)?),
+        Command::Prefetch => check::prefetch(root),
+        Command::Book => book::write(root),
+        Command::Verify => verify::verify(root),
     }
 }
 
-fn find(name: &str) -> Result<&'static Exercise, String> {
+fn find(name: &str) -> Result<&'static Exercise> {
     catalog::find(name).ok_or_else(|| {
         let names: Vec<&str> = EXERCISES.iter().map(|e| e.name).collect();
-        format!("no exercise {name:?}; there are: {}", names.join(", "))
+        Error::Failed(format!(
+            "no exercise {name:?}; there are: {}",
+            names.join(", ")
+        ))
     })
 }
 

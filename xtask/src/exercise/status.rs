@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use super::anchor;
 use super::catalog::{EXERCISES, Exercise};
 use super::live::{self, is_live, learner_file, state_dir};
+use crate::error::Result;
 
 /// Where a learner stands on one exercise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +113,7 @@ fn status(root: &Path, e: &Exercise) -> Status {
 }
 
 /// `cargo x exercise list`.
-pub fn list(root: &Path) -> Result<(), String> {
+pub fn list(root: &Path) -> Result {
     println!(
         "{:<24} {:>4}  {:<17} {:<7} title",
         "exercise", "step", "chapter", "status"
