@@ -189,3 +189,37 @@ fn keys_that_collide_in_the_hash_s_low_or_high_bits_stay_apart() {
         assert_eq!(acc.count, (round % 3 + 1) as u64, "{:?}", keys[i]);
     }
 }
+
+/// A group of one value gives that value as its sum, mean and extremes, rounded once,
+/// bit for bit what the four roundings give, zeros and their signs included.
+#[test]
+fn a_group_of_one_value_is_rounded_once_to_the_same_bits() {
+    let values = [
+        "1.5",
+        "-2.25",
+        "0.1",
+        "1e300",
+        "-1e-300",
+        "12345678901234567890",
+        "0",
+        "-0",
+        "0.0",
+        "-0e0",
+        "0e0",
+    ];
+    for text in values {
+        let mut acc = Acc::default();
+        acc.add(crate::exact::parse_number(text.as_bytes()).unwrap());
+        let four = [
+            Some(acc.sum.to_f64()),
+            acc.range.min(),
+            acc.range.max(),
+            Some(acc.sum.mean(1)),
+        ];
+        let g = acc.group();
+        let once = [g.sum, g.min, g.max, g.mean];
+        let bits = |v: [Option<f64>; 4]| v.map(|x| x.map(f64::to_bits));
+        assert_eq!(bits(once), bits(four), "{text}");
+        assert_eq!(g.count, 1);
+    }
+}
