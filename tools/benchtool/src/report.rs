@@ -418,6 +418,7 @@ pub fn results(meta: &Meta, file: Value, rows: &[Row]) -> Value {
                 "first_run_mb_per_s": row.first_run_mb_per_s(),
                 "mrows_per_s": best["mrows_per_s"],
                 "allocs_per_pass": best["allocs_per_pass"],
+                "peak_heap_bytes_per_pass": best["peak_heap_bytes_per_pass"],
                 "x_step1": x_step1,
                 "x_step1_of": x_step1_of,
                 "fraction_of_limit": fraction_of_limit,
