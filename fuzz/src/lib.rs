@@ -2,10 +2,10 @@
 //! call naming a step.
 //!
 //! - [`parse_target!`]: arbitrary bytes in; the step's `records()` and `fingerprint()`
-//!   must equal `harness::spec::reference`'s, errors (record and byte) included.
+//!   must equal `harness::reference`'s, errors (record and byte) included.
 //! - [`query_target!`]: arbitrary bytes in; the query step's `query::run` must not
 //!   panic and must give the answer (or the error) of [`oracle`], a query written here
-//!   from `harness::spec::reference::parse`, `str::parse::<f64>` and a `BTreeMap`, sharing
+//!   from `harness::reference::parse`, `str::parse::<f64>` and a `BTreeMap`, sharing
 //!   no code with the step; and its hand-written table must agree with its default one.
 
 use std::collections::BTreeMap;
@@ -15,8 +15,8 @@ pub use libfuzzer_sys;
 
 use harness::Step;
 use harness::query::{Group, Groups, QueryError, key_text};
-use harness::spec::dialect::{Dialect, GATE_DELIMITERS};
-use harness::spec::reference;
+use harness::dialect::{Dialect, GATE_DELIMITERS};
+use harness::reference;
 
 /// A fuzz target that checks each listed step against the reference parser:
 /// `fuzz::parse_target!(step4::Step4, step4::With<step4::scan::Scalar>);`

@@ -302,7 +302,7 @@ pub fn keys_of_every_count_and_shape_group_apart<S: QueryStep>(dir: &Path) {
 /// the error bound.
 fn absolute_sums(csv: &[u8]) -> HashMap<Vec<u8>, f64> {
     let mut sums = HashMap::new();
-    for record in harness::spec::reference::parse(csv).unwrap().iter().skip(1) {
+    for record in harness::reference::parse(csv).unwrap().iter().skip(1) {
         let value: f64 = std::str::from_utf8(&record[2]).unwrap().parse().unwrap();
         *sums.entry(record[1].clone()).or_insert(0.0) += value.abs();
     }

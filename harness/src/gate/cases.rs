@@ -4,11 +4,11 @@
 //! tests of every step are generated from it (`testkit::gate_tests!`), and a test
 //! fails when a file in `data/conformance/` is missing from it or the other way round.
 //! To add a case: write `NAME.csv` (the bytes) and `NAME.json` (the answer, in the
-//! records format of [`crate::spec::json`]), then add `NAME` to the list.
+//! records format of [`crate::json`]), then add `NAME` to the list.
 
 use std::path::{Path, PathBuf};
 
-use crate::spec::json::{Outcome, from_json};
+use crate::json::{Outcome, from_json};
 
 /// Calls back with the names of all conformance cases; the single list of them.
 #[doc(hidden)]

@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::json::hex;
 use crate::query::Aggs;
-use crate::spec::json::hex;
 
 /// One group of the answer.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

@@ -5,10 +5,10 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
+use crate::dialect::Dialect;
 use crate::query::{Aggs, Query};
 use crate::run::cli::command;
-use crate::spec::dialect::Dialect;
-use crate::spec::step::Step;
+use crate::step::Step;
 
 /// [`command`] for a query step (steps 5 to 13): `--json` prints the answer instead of
 /// the row, and [`query_args`] name the query's columns.

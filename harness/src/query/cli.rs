@@ -23,14 +23,14 @@ use std::time::{Duration, Instant};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
+use crate::error::Error;
 use crate::query::{
     Aggs, Groups, Query, QueryError, first_difference, groups_to_1brc, groups_to_json_with,
     groups_to_table_with, same_answer,
 };
 use crate::run::cli::{self, Options, PassError, Stamp};
 use crate::run::measure::{Measurement, time_runs};
-use crate::spec::error::Error;
-use crate::spec::step::Step;
+use crate::step::Step;
 
 /// A query step (5 and later) as the command line drives it.
 pub trait QueryStep: Step {

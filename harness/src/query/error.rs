@@ -5,9 +5,9 @@ use std::fmt;
 
 use serde_json::{Value, json};
 
+use crate::error::{ErrorKind, ParseError};
 use crate::query::COMMON_NULLS;
 use crate::query::answer::key_text;
-use crate::spec::error::{ErrorKind, ParseError};
 
 /// Why a query stopped. Records are 0-based indexes among all records, the header
 /// being record 0; `line` is the 1-based line where the record starts, and `byte`
@@ -316,7 +316,7 @@ impl Place {
 /// the quote; an unquoted field never follows a quote, which would have opened it).
 pub fn field_byte(input: &[u8], start: usize) -> u64 {
     match start.checked_sub(1) {
-        Some(before) if input[before] == crate::spec::dialect::QUOTE => before as u64,
+        Some(before) if input[before] == crate::dialect::QUOTE => before as u64,
         _ => start as u64,
     }
 }

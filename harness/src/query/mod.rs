@@ -12,7 +12,7 @@ pub mod cli;
 pub mod error;
 pub mod groups;
 
-use crate::spec::dialect::Dialect;
+use crate::dialect::Dialect;
 
 pub use crate::query::answer::{
     Group, Groups, GroupsBuilder, first_difference, groups_to_1brc, groups_to_json,

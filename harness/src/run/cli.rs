@@ -10,10 +10,10 @@ use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
+use crate::dialect::Dialect;
+use crate::error::Error;
 use crate::run::measure::{Measurement, thousands, time_runs};
-use crate::spec::dialect::Dialect;
-use crate::spec::error::Error;
-use crate::spec::step::{Fingerprint, Step};
+use crate::step::{Fingerprint, Step};
 
 use crate::gate;
 pub use crate::query::args::{
@@ -26,7 +26,7 @@ pub use crate::run::report::{
 };
 pub use crate::run::sigbus::{explain_sigbus, explain_sigbus_with, sigbus_as_json};
 use crate::run::stamp;
-use crate::spec::{json, reference};
+use crate::{json, reference};
 
 /// The options every step binary takes.
 #[derive(Clone, Debug, PartialEq)]

@@ -9,9 +9,9 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{Arg, ArgMatches, Command};
+use harness::dialect::Dialect;
 use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query, QueryError};
-use harness::spec::dialect::Dialect;
 
 use crate::query::{self, Split};
 use crate::{Step10, Tier, chunks, fingerprint_chunked, fingerprint_in, map, step1_query};

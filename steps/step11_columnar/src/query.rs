@@ -8,8 +8,8 @@
 
 use std::borrow::Cow;
 
+use harness::dialect::QUOTE;
 use harness::query::{Groups, Place, QueryError};
-use harness::spec::dialect::QUOTE;
 
 use crate::Record;
 use crate::exact::{Number, parse_number};

@@ -5,8 +5,8 @@
 
 use std::borrow::Cow;
 
+use harness::dialect::{QUOTE, bom_len};
 use harness::query::{Groups, Place, QueryError};
-use harness::spec::dialect::{QUOTE, bom_len};
 
 use crate::lanes16::parse_simd;
 use crate::machine::State;

@@ -7,8 +7,8 @@
 
 use std::borrow::Cow;
 
+use harness::dialect::{QUOTE, bom_len};
 use harness::query::{Groups, Place, QueryError};
-use harness::spec::dialect::{QUOTE, bom_len};
 
 use crate::exact::{Number, parse_number};
 use crate::lanes16::parse_simd_fixed;

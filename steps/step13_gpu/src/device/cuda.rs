@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream};
 use cudarc::nvrtc::Ptx;
+use harness::dialect::DELIMITER;
 use harness::query::QueryError;
-use harness::spec::dialect::DELIMITER;
 
 use super::nvrtc::{SOURCES, load_ptx, lower_ptx_version};
 use super::report::{Outcome, Report};
@@ -205,7 +205,7 @@ impl Cuda {
         query: Query<'_>,
         resident: bool,
     ) -> Result<Outcome, String> {
-        let origin = harness::spec::dialect::bom_len(input);
+        let origin = harness::dialect::bom_len(input);
         let tiles = GPU.tiles(origin, input.len());
         if tiles == 0 || tiles > u32::MAX as usize {
             return Ok(cpu(input, query)); // nothing to launch (or too many tiles for u32 indexes)
@@ -261,7 +261,7 @@ impl Cuda {
     /// # Errors
     /// A CUDA error, in words, or an input with no tile (nothing to launch).
     pub fn intermediates(&self, input: &[u8], query: Query<'_>) -> Result<Intermediates, String> {
-        let origin = harness::spec::dialect::bom_len(input);
+        let origin = harness::dialect::bom_len(input);
         if GPU.tiles(origin, input.len()) == 0 {
             return Err("an input with no byte after its BOM launches nothing".into());
         }

@@ -131,7 +131,7 @@ fn cpu(input: &[u8], query: Query<'_>) -> Outcome {
         stages.push((name, clock.elapsed().as_secs_f32() * 1e3));
         clock = std::time::Instant::now();
     };
-    let origin = harness::spec::dialect::bom_len(input);
+    let origin = harness::dialect::bom_len(input);
     let mut tiles = tiles::speculate_tiles(input, origin, GPU, query.dialect.delimiter);
     lap("speculate_tiles", &mut stages);
     let scan = tiles::scan_tile_states(&tiles);

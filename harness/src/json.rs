@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::spec::error::ParseError;
-use crate::spec::step::Record;
+use crate::error::ParseError;
+use crate::step::Record;
 
 /// The outcome of a parse, as the gate compares it.
 pub type Outcome = Result<Vec<Record>, ParseError>;

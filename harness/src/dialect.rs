@@ -1,7 +1,7 @@
 //! The bytes that mean something in this engine's CSV dialect.
 //!
 //! The rules themselves are written out in the crate docs ([`crate`]) and in
-//! `data/README.md`; [`crate::spec::reference`] is their executable form.
+//! `data/README.md`; [`crate::reference`] is their executable form.
 
 /// Separates two fields of a record (RFC 4180's COMMA): the default delimiter.
 pub const DELIMITER: u8 = b',';
