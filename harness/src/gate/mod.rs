@@ -20,7 +20,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use rayon::prelude::*;
 
 use crate::dialect::Dialect;
-use crate::gate::cases::{Case, load_all};
+use crate::gate::cases::{Case, CaseError, load_all};
 use crate::gate::padding::{MAX_PADDING, behind, in_front};
 use crate::gate::random::Family;
 use crate::json::Outcome;
@@ -196,8 +196,8 @@ impl GateReport {
 /// depend on the threads.
 ///
 /// # Errors
-/// A message when the corpus itself cannot be loaded.
-pub fn run<S: Step>() -> Result<GateReport, String> {
+/// [`CaseError`] when the corpus itself cannot be loaded.
+pub fn run<S: Step>() -> Result<GateReport, CaseError> {
     let cases = load_all()?;
     let case_results: Vec<GateResult> = cases.par_iter().map(check_case::<S>).collect();
     let family_results: Vec<GateResult> = Family::ALL

@@ -17,8 +17,8 @@ use crate::step::{Fingerprint, Step};
 
 use crate::gate;
 pub use crate::query::args::{
-    QueryOptions, query, query_args, query_command, query_options, read_args, read_dialect,
-    read_no_header,
+    OptionsError, QueryOptions, query, query_args, query_command, query_options, read_args,
+    read_dialect, read_no_header,
 };
 pub use crate::run::changed::{FileChanged, Stamp};
 pub use crate::run::report::{
