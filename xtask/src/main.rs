@@ -1,7 +1,7 @@
 //! Project chores, so that local equals CI.
 //!
 //! - `cargo x ci`: exactly what `.ci/run` runs, in the same order: format check,
-//!   clippy, the API docs with every link resolved (`cargo doc`), the tests (the
+//!   clippy, `cargo x lint`, the API docs with every link resolved (`cargo doc`), the tests (the
 //!   README's test command), the Arrow and Parquet exports of `tools/export`
 //!   (features `arrow` and `parquet`: clippy and their tests), step 7's tests under
 //!   AddressSanitizer, step 13's kernels compiled by NVRTC (no GPU needed;
@@ -27,6 +27,9 @@
 //! - `cargo x handoff`: a table of the load step, exported as Parquet by
 //!   `tools/export`, read by Spark and DataFusion, whose answers must be the parallel
 //!   step's (`handoff.rs`).
+//! - `cargo x lint [--circles]`: no `Result<_, String>` in library code; with
+//!   `--circles`, the circles between the modules of one crate, not yet enforced
+//!   (`lint/`).
 //! - `cargo x msrv`: every member's `rust-version` covers its dependencies' (and
 //!   clippy's `incompatible_msrv`, in the clippy stage, covers its own code).
 //! - `cargo x book [--figures | --readme]`: checks every `{{#include}}` of the book
@@ -40,6 +43,7 @@ mod error;
 mod exercise;
 mod fuzz;
 mod handoff;
+mod lint;
 mod msrv;
 
 use std::path::{Path, PathBuf};
@@ -85,6 +89,9 @@ enum Chore {
     /// Checks and builds the book: includes, the README's recorded blocks, typed
     /// figures, `mdbook build`, links, every page in headless Chromium
     Book(book::Args),
+    /// No `Result<_, String>` in library code; with --circles, the circles between
+    /// the modules of one crate
+    Lint(lint::Args),
     /// Every member's rust-version covers its dependencies'
     Msrv,
     /// Step 13's kernels compiled by NVRTC (the CI stage alone; needs NVRTC_LIB_DIR)
@@ -115,6 +122,7 @@ fn main() -> ExitCode {
         Chore::Exercise(command) => exercise::run(&root, &command),
         Chore::Diff { a, b } => diff::diff(&root, a, b),
         Chore::Book(args) => book::book(&root, &args),
+        Chore::Lint(args) => lint::lint(&root, &args),
         Chore::Msrv => msrv::check(&root),
         Chore::Nvrtc => nvrtc_step13(&root),
         Chore::Handoff => handoff::handoff(&root),
@@ -198,6 +206,7 @@ fn ci(root: &Path) -> Result {
             "warnings",
         ],
     )?;
+    lint::ci(root)?;
     msrv::check(root)?;
     // The API docs a learner reads with `cargo doc --open`: every link resolves.
     run_env(

@@ -5,10 +5,10 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
-use crate::query::{Aggs, Query};
+use crate::dialect::Dialect;
+use crate::query::{Aggs, NotAnAggregate, Query};
 use crate::run::cli::command;
-use crate::spec::dialect::Dialect;
-use crate::spec::step::Step;
+use crate::step::Step;
 
 /// [`command`] for a query step (steps 5 to 13): `--json` prints the answer instead of
 /// the row, and [`query_args`] name the query's columns.
@@ -90,11 +90,12 @@ pub fn read_args(command: Command) -> Command {
 /// The `--null` texts and the `--agg` set.
 ///
 /// # Errors
-/// A `--null` text that is itself a value the query would sum (`-999`, `1e3`: a
-/// finite number; `NaN` and `inf` are not, so they may be `--null` texts): a value
-/// could then be both a number and NULL, and the steps that aggregate on a device decide before they see
-/// `--null`; an `--agg` word that is not an aggregate.
-pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, String> {
+/// [`OptionsError`]: a `--null` text that is itself a value the query would sum
+/// (`-999`, `1e3`: a finite number; `NaN` and `inf` are not, so they may be `--null`
+/// texts): a value could then be both a number and NULL, and the steps that aggregate
+/// on a device decide before they see `--null`; an `--agg` word that is not an
+/// aggregate.
+pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, OptionsError> {
     let nulls: Vec<String> = match matches.try_get_many::<String>("null") {
         Ok(Some(v)) => v.cloned().collect(),
         _ => Vec::new(),
@@ -103,10 +104,7 @@ pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, String> {
         .iter()
         .find(|n| n.parse::<f64>().is_ok_and(f64::is_finite))
     {
-        return Err(format!(
-            "--null {n}: that text is a number, so a value could be both; not supported \
-             (remove those rows first, e.g. with grep -v)"
-        ));
+        return Err(OptionsError::NullIsANumber(n.clone()));
     }
     let aggs = match matches.try_get_one::<String>("agg") {
         Ok(Some(list)) => Aggs::parse(list)?,
@@ -114,6 +112,20 @@ pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, String> {
     };
     let brc = matches!(matches.try_get_one::<String>("format"), Ok(Some(f)) if f == "1brc");
     Ok(QueryOptions { nulls, aggs, brc })
+}
+
+/// Why the query's options cannot be honoured (exit status 2).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    /// A `--null` text that is a finite number.
+    #[error(
+        "--null {0}: that text is a number, so a value could be both; not supported \
+         (remove those rows first, e.g. with grep -v)"
+    )]
+    NullIsANumber(String),
+    /// An `--agg` word that is not an aggregate.
+    #[error(transparent)]
+    Agg(#[from] NotAnAggregate),
 }
 
 /// The query that `matches` ask for (`options` from [`query_options`]).

@@ -17,8 +17,8 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use harness::dialect::Dialect;
 use harness::query::{Aggs, Query};
-use harness::spec::dialect::Dialect;
 use step10::query::{Split, run_split};
 
 fn main() -> ExitCode {

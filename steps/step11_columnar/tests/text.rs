@@ -46,7 +46,7 @@ fn distinct_names_are_text_on_any_threads_and_chunks_and_read_back() {
     let types: Vec<ColumnType> = table.manifest.columns.iter().map(|c| c.ty).collect();
     assert_eq!(types[1], ColumnType::String, "category repeats: interned");
     assert_eq!(types[3], ColumnType::Text, "name hardly repeats: text");
-    let records = harness::spec::reference::parse(&csv).unwrap();
+    let records = harness::reference::parse(&csv).unwrap();
     let names = table.column(3).unwrap();
     for (row, record) in records[1..].iter().enumerate() {
         assert_eq!(

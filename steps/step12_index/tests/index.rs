@@ -26,7 +26,7 @@ fn the_hash_index_groups_rows_by_first_occurrence_on_any_thread_count() {
         quoted_pct: 10.0,
         crlf: false,
     });
-    let records = harness::spec::reference::parse(&csv).unwrap();
+    let records = harness::reference::parse(&csv).unwrap();
     let dir = table_dir("index");
     for (column, k) in [("category", 1), ("flag", 6), ("date", 4)] {
         // The obvious grouping of the CSV's fields, in order of first occurrence.
@@ -158,7 +158,7 @@ fn where_over_a_text_column_is_a_scan_that_answers_as_the_csv_query() {
             ..Query::default()
         };
         let ours = json(run_selected(&table, q, &selection, 2).unwrap());
-        let records = harness::spec::reference::parse(CSV).unwrap();
+        let records = harness::reference::parse(CSV).unwrap();
         let mut csv = b"v\n".to_vec();
         for r in records[1..].iter().filter(|r| r[0] == value.as_bytes()) {
             csv.extend_from_slice(&r[2]);

@@ -101,7 +101,7 @@ fn csv_with_nulls() -> Vec<u8> {
         quoted_pct: 10.0,
         crlf: false,
     });
-    let records = harness::spec::reference::parse(&csv).unwrap();
+    let records = harness::reference::parse(&csv).unwrap();
     let mut out = Vec::new();
     for (i, mut r) in records.into_iter().enumerate() {
         if i > 0 && i % 13 == 0 {
@@ -130,7 +130,7 @@ fn same(field: &[u8], value: &str) -> bool {
 #[test]
 fn index_and_scan_give_the_answer_over_the_matching_rows_only() {
     let csv = csv_with_nulls();
-    let records = harness::spec::reference::parse(&csv).unwrap();
+    let records = harness::reference::parse(&csv).unwrap();
     for (column, k) in [
         ("category", 1),
         ("qty", 5),

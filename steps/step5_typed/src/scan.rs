@@ -16,7 +16,7 @@
 //! every length from 0 to 80); `benches/scan.rs` times them, and [`Best`] is the one
 //! the parser uses.
 
-use harness::spec::dialect::{CR, LF, QUOTE};
+use harness::dialect::{CR, LF, QUOTE};
 
 // ANCHOR: scanner
 /// A way to find the next byte that can change the parser's state.

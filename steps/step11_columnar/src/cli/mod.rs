@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use harness::query::cli::{QueryStep, RunError};
-use harness::query::{Groups, Query, QueryError};
+use harness::query::{Groups, Query};
 
 use crate::query::Split;
 use crate::splayed::error::TableError;
@@ -131,7 +131,7 @@ pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
         split: Some(split(matches)),
         schema: parse_schema(schema)?,
         nulls: harness::run::cli::query_options(matches)
-            .map_err(TableError::Schema)?
+            .map_err(|e| TableError::Schema(e.to_string()))?
             .nulls,
         dialect: harness::run::cli::read_dialect(matches).unwrap_or_default(),
         no_header: harness::run::cli::read_no_header(matches),
@@ -228,7 +228,7 @@ impl QueryStep for Step11 {
         path: &Path,
         query: Query<'_>,
         options: &LoadOptions,
-    ) -> Result<Result<Groups, QueryError>, RunError> {
+    ) -> Result<Groups, RunError> {
         let input = map(path)?;
         let dir = scratch_table();
         // The query says how to read the file (the harness's tests set it there).
@@ -241,10 +241,10 @@ impl QueryStep for Step11 {
         let answer = load_and_query(&input, &dir, &options, query);
         let _ = std::fs::remove_dir_all(&dir); // also when the query failed
         match answer {
-            Ok(groups) => Ok(Ok(groups)),
-            Err(TableError::Query(e)) => Ok(Err(e)),
+            Ok(groups) => Ok(groups),
+            Err(TableError::Query(e)) => Err(RunError::Query(e)),
             Err(TableError::Io(e)) => Err(RunError::File(e)),
-            Err(e) => Err(RunError::Step(e.to_string())),
+            Err(e) => Err(RunError::Step(Box::new(e))),
         }
     }
 }

@@ -177,8 +177,7 @@ pub(crate) fn invalid_number(
     };
     QueryError::InvalidNumber {
         record: row as u64 + 1,
-        line: 0, // a table keeps no lines or offsets
-        byte: 0,
+        place: None, // a table keeps no lines or offsets
         column: column.to_string(),
         text,
     }

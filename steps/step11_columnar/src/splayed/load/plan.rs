@@ -38,7 +38,7 @@ pub(super) fn read_header(
     no_header: bool,
     delimiter: u8,
 ) -> Result<(Vec<Vec<u8>>, usize), TableError> {
-    let mut from = harness::spec::dialect::bom_len(input);
+    let mut from = harness::dialect::bom_len(input);
     while from < input.len() {
         let mut names = None;
         let stopped =

@@ -29,7 +29,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use harness::spec::dialect::Dialect;
+use harness::dialect::Dialect;
 
 use crate::query::Split;
 use crate::splayed::error::TableError;

@@ -9,8 +9,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use crate::spec::error::ParseError;
-use crate::spec::step::Record;
+use crate::error::ParseError;
+use crate::step::Record;
 
 /// The outcome of a parse, as the gate compares it.
 pub type Outcome = Result<Vec<Record>, ParseError>;
@@ -60,9 +60,9 @@ pub fn hex(bytes: &[u8]) -> String {
 /// object only gives record and byte, and the line is counted from the input.
 ///
 /// # Errors
-/// A message saying what in the JSON is not in the records format.
-pub fn from_json(json: &str, input: &[u8]) -> Result<Outcome, String> {
-    let value: Value = serde_json::from_str(json).map_err(|e| format!("not JSON: {e}"))?;
+/// [`FormatError`]: what in the JSON is not in the records format.
+pub fn from_json(json: &str, input: &[u8]) -> Result<Outcome, FormatError> {
+    let value: Value = serde_json::from_str(json).map_err(FormatError::NotJson)?;
     match value {
         Value::Array(records) => records
             .iter()
@@ -83,31 +83,53 @@ pub fn from_json(json: &str, input: &[u8]) -> Result<Outcome, String> {
                         byte as usize,
                     )))
                 }
-                _ => Err(format!("not a known error object: {}", Value::Object(obj))),
+                _ => Err(FormatError::UnknownError(Value::Object(obj))),
             }
         }
-        other => Err(format!(
-            "expected an array of records or an error object, found {other}"
-        )),
+        other => Err(FormatError::NotRecords(other)),
     }
 }
 
-fn record_from_json(value: &Value) -> Result<Record, String> {
+/// What in a JSON text is not in the records format; the JSON values are printed as
+/// the text has them.
+#[derive(Debug, thiserror::Error)]
+pub enum FormatError {
+    /// The text is not JSON at all.
+    #[error("not JSON: {0}")]
+    NotJson(#[source] serde_json::Error),
+    /// An object that is not the dialect's error (or names a byte past the input).
+    #[error("not a known error object: {0}")]
+    UnknownError(Value),
+    /// Neither an array of records nor an error object.
+    #[error("expected an array of records or an error object, found {0}")]
+    NotRecords(Value),
+    /// A record that is not an array of fields.
+    #[error("a record must be an array, found {0}")]
+    NotARecord(Value),
+    /// A field that is neither a string nor `{"hex":…}`.
+    #[error("a field must be a string or {{\"hex\":…}}, found {0}")]
+    NotAField(Value),
+    /// A `{"hex":…}` field whose digits are not pairs of hex digits.
+    #[error("bad hex field {0:?}")]
+    BadHex(String),
+}
+
+fn record_from_json(value: &Value) -> Result<Record, FormatError> {
     let fields = value
         .as_array()
-        .ok_or_else(|| format!("a record must be an array, found {value}"))?;
+        .ok_or_else(|| FormatError::NotARecord(value.clone()))?;
     fields.iter().map(field_from_json).collect()
 }
 
-fn field_from_json(value: &Value) -> Result<Vec<u8>, String> {
+fn field_from_json(value: &Value) -> Result<Vec<u8>, FormatError> {
     if let Some(s) = value.as_str() {
         return Ok(s.as_bytes().to_vec());
     }
     let hex = value
         .get("hex")
         .and_then(Value::as_str)
-        .ok_or_else(|| format!("a field must be a string or {{\"hex\":…}}, found {value}"))?;
-    unhex(hex).ok_or_else(|| format!("bad hex field {hex:?}"))
+        .ok_or_else(|| FormatError::NotAField(value.clone()))?;
+    unhex(hex).ok_or_else(|| FormatError::BadHex(hex.to_string()))
 }
 
 fn unhex(hex: &str) -> Option<Vec<u8>> {
@@ -144,5 +166,21 @@ mod tests {
         assert!(from_json("[[1]]", b"").is_err());
         assert!(from_json(r#"{"error":"other","record":0,"byte":0}"#, b"x").is_err());
         assert!(from_json(r#"[[{"hex":"f"}]]"#, b"").is_err());
+        let message = |json: &str| from_json(json, b"x").unwrap_err().to_string();
+        assert_eq!(
+            message("[[1]]"),
+            r#"a field must be a string or {"hex":…}, found 1"#
+        );
+        assert_eq!(message("[1]"), "a record must be an array, found 1");
+        assert_eq!(message(r#"[[{"hex":"f"}]]"#), r#"bad hex field "f""#);
+        assert_eq!(
+            message(r#"{"error":"other"}"#),
+            r#"not a known error object: {"error":"other"}"#
+        );
+        assert_eq!(
+            message("1"),
+            "expected an array of records or an error object, found 1"
+        );
+        assert!(message("[").starts_with("not JSON: "));
     }
 }

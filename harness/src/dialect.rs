@@ -1,7 +1,7 @@
 //! The bytes that mean something in this engine's CSV dialect.
 //!
 //! The rules themselves are written out in the crate docs ([`crate`]) and in
-//! `data/README.md`; [`crate::spec::reference`] is their executable form.
+//! `data/README.md`; [`crate::reference`] is their executable form.
 
 /// Separates two fields of a record (RFC 4180's COMMA): the default delimiter.
 pub const DELIMITER: u8 = b',';
@@ -47,16 +47,11 @@ impl Dialect {
     /// The dialect with `delimiter`.
     ///
     /// # Errors
-    /// A byte that is the quote, CR, LF, or not ASCII, in words.
-    pub fn new(delimiter: u8) -> Result<Dialect, String> {
+    /// [`DelimiterError`] for a byte that is the quote, CR, LF, NUL, or not ASCII.
+    pub fn new(delimiter: u8) -> Result<Dialect, DelimiterError> {
         match delimiter {
-            QUOTE | CR | LF | 0 => Err(format!(
-                "--delimiter {:?}: the quote, CR, LF and NUL cannot delimit fields",
-                delimiter as char
-            )),
-            d if !d.is_ascii() => Err(format!(
-                "--delimiter: byte {d:#04x} is not ASCII; the delimiter is one ASCII byte"
-            )),
+            QUOTE | CR | LF | 0 => Err(DelimiterError::Reserved(delimiter)),
+            d if !d.is_ascii() => Err(DelimiterError::NotAscii(d)),
             d => Ok(Dialect { delimiter: d }),
         }
     }
@@ -65,16 +60,28 @@ impl Dialect {
     /// shell passes them when typed.
     ///
     /// # Errors
-    /// As [`Dialect::new`], or a value of more than one character.
-    pub fn parse(text: &str) -> Result<Dialect, String> {
+    /// As [`Dialect::new`], or [`DelimiterError::NotOneCharacter`].
+    pub fn parse(text: &str) -> Result<Dialect, DelimiterError> {
         match text {
             "\\t" | "tab" | "\t" => Dialect::new(b'\t'),
             t if t.len() == 1 => Dialect::new(t.as_bytes()[0]),
-            t => Err(format!(
-                "--delimiter {t:?}: one ASCII character (or \\t for a tab)"
-            )),
+            t => Err(DelimiterError::NotOneCharacter(t.to_string())),
         }
     }
+}
+
+/// Why a `--delimiter` cannot be the dialect's delimiter.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DelimiterError {
+    /// The quote, CR, LF or NUL: bytes the dialect (or the SIMD steps' padding) uses.
+    #[error("--delimiter {:?}: the quote, CR, LF and NUL cannot delimit fields", char::from(*.0))]
+    Reserved(u8),
+    /// A byte past ASCII.
+    #[error("--delimiter: byte {0:#04x} is not ASCII; the delimiter is one ASCII byte")]
+    NotAscii(u8),
+    /// A value of more than one character (and not `\t` or `tab`).
+    #[error("--delimiter {0:?}: one ASCII character (or \\t for a tab)")]
+    NotOneCharacter(String),
 }
 
 #[cfg(test)]
@@ -93,5 +100,22 @@ mod tests {
         assert!(Dialect::parse(";;").is_err());
         assert!(Dialect::parse("é").is_err());
         assert_eq!(Dialect::default().delimiter, b',');
+    }
+
+    #[test]
+    fn a_refused_delimiter_says_why() {
+        let message = |e: DelimiterError| e.to_string();
+        assert_eq!(
+            message(Dialect::parse("\"").unwrap_err()),
+            "--delimiter '\"': the quote, CR, LF and NUL cannot delimit fields"
+        );
+        assert_eq!(
+            message(Dialect::new(0xe9).unwrap_err()),
+            "--delimiter: byte 0xe9 is not ASCII; the delimiter is one ASCII byte"
+        );
+        assert_eq!(
+            message(Dialect::parse(";;").unwrap_err()),
+            "--delimiter \";;\": one ASCII character (or \\t for a tab)"
+        );
     }
 }

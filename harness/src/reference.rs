@@ -5,9 +5,9 @@
 //! spec. Nothing here is tuned for speed; every branch is one rule of the dialect
 //! (see the crate docs), in the order the rules are listed.
 
-use crate::spec::dialect::{CR, Dialect, LF, QUOTE, bom_len};
-use crate::spec::error::ParseError;
-use crate::spec::step::{Fingerprint, Record};
+use crate::dialect::{CR, Dialect, LF, QUOTE, bom_len};
+use crate::error::ParseError;
+use crate::step::{Fingerprint, Record};
 
 /// Parses all of `input` into owned records.
 ///

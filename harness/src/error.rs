@@ -31,7 +31,7 @@ impl ErrorKind {
 ///   a BOM included;
 /// - `line`: 1-based line of the opening quote as an editor shows it (LFs before it + 1).
 ///
-/// Every step must report the same `record` and `byte` as [`crate::spec::reference`].
+/// Every step must report the same `record` and `byte` as [`crate::reference`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ParseError {
     /// 0-based index among the records produced.

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use crate::spec::dialect::Dialect;
-use crate::spec::error::{Error, ParseError};
+use crate::dialect::Dialect;
+use crate::error::{Error, ParseError};
 
 /// One record: its fields' cooked bytes (quotes removed, `""` turned into `"`).
 pub type Record = Vec<Vec<u8>>;
@@ -12,7 +12,7 @@ pub type Record = Vec<Vec<u8>>;
 /// What a pass over a file computes: enough to tell two parses apart cheaply, without
 /// hashing every byte (that would cost more than the fastest steps' parse).
 ///
-/// Every step must reproduce [`crate::spec::reference::fingerprint`] on the same input; the
+/// Every step must reproduce [`crate::reference::fingerprint`] on the same input; the
 /// gate checks field contents separately, through [`Step::records`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Fingerprint {
