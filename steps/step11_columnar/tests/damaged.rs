@@ -217,3 +217,94 @@ fn a_first_query_checks_each_block_of_what_it_reads_before_adding_it() {
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_file(&csv).unwrap();
 }
+
+/// Runs the `step11` binary with `args`, killed if it has not ended within a minute:
+/// its exit status (`None` when it was killed) and its stdout and stderr.
+fn step11_or_killed(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
+    use std::time::{Duration, Instant};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_step11"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            let _ = child.wait();
+            return (None, String::new(), "killed after a minute".into());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn a_file_of_a_table_that_is_not_a_regular_file_is_named_and_refused() {
+    // A FIFO blocked every reader (no writer comes), `/dev/zero` as the manifest
+    // grew without limit, and a directory was "No such device", exit 2: each is
+    // now a table that is not one, naming the file, exit 1, at once.
+    let dir = table_dir("special");
+    let csv = dir.with_extension("csv");
+    write_generated(&csv, 200, 6);
+    let loaded = step11(&[
+        "load",
+        csv.to_str().unwrap(),
+        dir.to_str().unwrap(),
+        "--schema",
+        "name=text",
+    ]);
+    assert_eq!(loaded.0, Some(0), "{loaded:?}");
+    let names = [
+        "manifest.json",
+        "symbols.bytes",
+        "col1.values",
+        "col2.values",
+    ];
+    for name in names {
+        let path = dir.join(name);
+        let intact = std::fs::read(&path).unwrap();
+        let specials: [(&str, &dyn Fn()); 4] = [
+            ("a FIFO", &|| {
+                let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+                // SAFETY: `c` is a NUL-terminated path that lives across the call.
+                assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+            }),
+            ("a link to /dev/zero", &|| {
+                std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+            }),
+            ("a link to /dev/null", &|| {
+                std::os::unix::fs::symlink("/dev/null", &path).unwrap();
+            }),
+            ("a directory", &|| std::fs::create_dir(&path).unwrap()),
+        ];
+        for (what, make) in specials {
+            std::fs::remove_file(&path).unwrap();
+            make();
+            let d = dir.as_os_str();
+            for args in [
+                &["query".as_ref(), d, "--json".as_ref()][..],
+                &["query".as_ref(), d][..],
+                &["verify".as_ref(), d][..],
+            ] {
+                let out = step11_or_killed(args);
+                assert_eq!(out.0, Some(1), "{name} as {what}, {args:?}: {out:?}");
+                let said = format!("{}{}", out.1, out.2);
+                assert!(
+                    said.contains("is not a complete table") || said.contains("not_a_table"),
+                    "{name} as {what}, {args:?}: {out:?}"
+                );
+                assert!(said.contains(name), "{name} as {what}, {args:?}: {out:?}");
+            }
+            let _ = std::fs::remove_dir(&path);
+            let _ = std::fs::remove_file(&path);
+            std::fs::write(&path, &intact).unwrap();
+        }
+    }
+    assert_eq!(step11(&["verify", dir.to_str().unwrap()]).0, Some(0));
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+}
