@@ -180,3 +180,31 @@ fn an_index_on_a_text_column_is_refused_with_the_way_out() {
     assert!(files(&dir) == before, "the table is as it was");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_table_of_a_long_name_takes_an_index_and_nothing_is_left_beside_it() {
+    // A name of up to 255 bytes is a name: the load's staging directory and the
+    // index's manifest beside the table are cut to fit ("File name too long").
+    let base = table_dir("long-name");
+    std::fs::create_dir(&base).unwrap();
+    let csv = base.join("s.csv");
+    std::fs::write(&csv, b"category,value\na,1\nb,2\na,3\n").unwrap();
+    for len in [247, 255] {
+        let table = base.join("é".repeat(len / 2) + &"t".repeat(len % 2));
+        let t = table.to_str().unwrap();
+        let loaded = step12(&["load", csv.to_str().unwrap(), t, "--index", "category"]);
+        assert_eq!(loaded.0, Some(0), "{len} bytes: {loaded:?}");
+        let indexed = step12(&["index", t, "value"]);
+        assert_eq!(indexed.0, Some(0), "{len} bytes: {indexed:?}");
+        let verified = step12(&["verify", t]);
+        assert_eq!(verified.0, Some(0), "{len} bytes: {verified:?}");
+        std::fs::remove_dir_all(&table).unwrap();
+    }
+    let left: Vec<_> = std::fs::read_dir(&base)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left, ["s.csv"], "nothing else left behind");
+    std::fs::remove_dir_all(&base).unwrap();
+}

@@ -54,14 +54,27 @@ pub fn add(dir: &Path, column: &str, threads: usize) -> Result<(usize, HashIndex
         ..table.manifest.clone()
     };
     let old = table.manifest.index.filter(|&old| old != k);
-    let written = write(dir, k, &index).map_err(TableError::io_write_at(dir))?;
-    for (part, crc) in PARTS.iter().zip(written) {
-        manifest.checksums.insert(format!("col{k}.{part}"), crc);
-        if let Some(old) = old {
-            manifest.checksums.remove(&format!("col{old}.{part}"));
+    let committed = write(dir, k, &index).and_then(|written| {
+        for (part, crc) in PARTS.iter().zip(written) {
+            manifest.checksums.insert(format!("col{k}.{part}"), crc);
+            if let Some(old) = old {
+                manifest.checksums.remove(&format!("col{old}.{part}"));
+            }
         }
+        commit(dir, &manifest)
+    });
+    if let Err(e) = committed {
+        // Files that no manifest names are not left behind (a full disk, say).
+        if table.manifest.index != Some(k) {
+            for part in PARTS {
+                let _ = std::fs::remove_file(column_file(dir, k, part));
+            }
+        }
+        return Err(TableError::io_write_at(dir)(e));
     }
-    commit(dir, &manifest).map_err(TableError::io_write_at(dir))?;
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(TableError::io_write_at(dir))?;
     if let Some(old) = old {
         for part in PARTS {
             let _ = std::fs::remove_file(column_file(dir, old, part));
@@ -121,16 +134,30 @@ fn file_checksum(path: &Path) -> std::io::Result<u32> {
 }
 
 /// Writes `manifest` beside the table at `dir` and renames it over the table's:
-/// the reader sees the old manifest or the new one, never a part of either.
+/// the reader sees the old manifest or the new one, never a part of either. The
+/// temporary file is removed when either step fails. (The caller syncs the
+/// directory.)
 fn commit(dir: &Path, manifest: &Manifest) -> std::io::Result<()> {
+    let tmp = temporary_manifest(dir);
+    let json = manifest.to_json().to_string();
+    write_file(&tmp, [json.as_bytes()])
+        .and_then(|()| std::fs::rename(&tmp, dir.join(MANIFEST)))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&tmp);
+        })
+}
+
+/// `.NAME.manifest-PID` beside the table at `dir`, NAME cut so that the whole is a
+/// file name (at most 255 bytes) whatever the table's name (a character is not cut).
+fn temporary_manifest(dir: &Path) -> PathBuf {
     let name = dir
         .file_name()
         .map_or("table".into(), |n| n.to_string_lossy());
-    let tmp: PathBuf = dir.with_file_name(format!(".{name}.manifest-{}", std::process::id()));
-    let json = manifest.to_json().to_string();
-    write_file(&tmp, [json.as_bytes()])?;
-    std::fs::rename(&tmp, dir.join(MANIFEST))?;
-    std::fs::File::open(dir)?.sync_all()
+    let mut end = name.len().min(255 - 21); // `.`, `.manifest-` and a process id
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    dir.with_file_name(format!(".{}.manifest-{}", &name[..end], std::process::id()))
 }
 
 #[cfg(test)]
