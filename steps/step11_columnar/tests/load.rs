@@ -434,3 +434,77 @@ fn a_table_path_must_end_in_a_name_and_a_long_name_is_a_name() {
     assert_eq!(left, ["s.csv"], "nothing else left behind");
     std::fs::remove_dir_all(&base).unwrap();
 }
+
+#[test]
+fn a_killed_bench_leaves_its_scratch_and_the_next_bench_removes_it_and_nothing_else() {
+    // The bench's table and its load's staging directory are in one scratch
+    // directory of its own, marked: `kill -9` left `.step11-bench-PID.loading-PID`
+    // in TMPDIR before, which no later run removed.
+    let tmp = table_dir("bench-tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let csv = tmp.with_extension("csv");
+    write_generated(&csv, 300_000, 8);
+    let small = tmp.with_extension("small.csv");
+    std::fs::write(&small, b"category,value\na,1\nb,2\n").unwrap();
+    // Named as a bench's of a process that ended, but not marked: a user's.
+    let users = tmp.join(format!("step11-bench-{ENDED}-0"));
+    std::fs::create_dir(&users).unwrap();
+    std::fs::write(users.join("keep"), b"").unwrap();
+    let bench = |csv: &Path, runs: &str| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_step11"));
+        command
+            .arg(csv)
+            .args(["--runs", runs, "--threads", "1"])
+            .env("TMPDIR", &tmp)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        command
+    };
+    // Killed during a load: once a staging directory is there, in TMPDIR or a
+    // directory of it.
+    let loading = || {
+        let names = |d: &Path| -> Vec<std::path::PathBuf> {
+            std::fs::read_dir(d)
+                .map(|e| e.flatten().map(|e| e.path()).collect())
+                .unwrap_or_default()
+        };
+        names(&tmp)
+            .iter()
+            .flat_map(|p| [vec![p.clone()], names(p)].concat())
+            .any(|p| p.to_string_lossy().contains(".loading-"))
+    };
+    let mut child = bench(&csv, "50").spawn().unwrap();
+    let scratch = tmp.join(format!("step11-bench-{}-0", child.id()));
+    let start = std::time::Instant::now();
+    while !loading() && start.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        loading(),
+        "a killed bench leaves its load's staging directory"
+    );
+    let out = bench(&small, "1").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("removed {}", scratch.display())),
+        "{stderr}"
+    );
+    let mut left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        std::slice::from_ref(&users),
+        "only the user's directory is left"
+    );
+    assert!(users.join("keep").exists());
+    std::fs::remove_dir_all(&tmp).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+    std::fs::remove_file(&small).unwrap();
+}

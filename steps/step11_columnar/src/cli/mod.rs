@@ -11,14 +11,14 @@
 //! step11 verify TABLE_DIR       every file against its size and checksum    (verify)
 //! ```
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query, QueryError};
 
+use crate::cli::scratch::Scratch;
 use crate::query::Split;
 use crate::splayed::error::TableError;
 use crate::splayed::load::{LoadOptions, load, parse_schema};
@@ -34,6 +34,7 @@ pub const NAME: &str = "step11";
 pub mod bench;
 pub mod load;
 pub mod query;
+pub mod scratch;
 pub mod verify;
 
 /// Prints `e` (as JSON on stdout with `json`) and returns its exit status: 2 for a
@@ -139,13 +140,6 @@ pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
     })
 }
 
-/// A fresh directory for a table of this process: `NAME-query-PID-N`.
-fn scratch_table() -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("{NAME}-query-{}-{n}", std::process::id()))
-}
-
 /// Runs `query` over the table at `dir`, loaded from `input`. A table keeps no
 /// lines, so a query error over the table is reported as the CSV query finds it (the
 /// same record, tests/round_trip.rs), with its line.
@@ -230,7 +224,11 @@ impl QueryStep for Step11 {
         options: &LoadOptions,
     ) -> Result<Result<Groups, QueryError>, RunError> {
         let input = map(path)?;
-        let dir = scratch_table();
+        let scratch = Scratch::create("query").map_err(|e| match e {
+            TableError::Io(e) => RunError::File(e),
+            e => RunError::Step(e.to_string()),
+        })?;
+        let dir = scratch.table();
         // The query says how to read the file (the harness's tests set it there).
         let options = LoadOptions {
             nulls: query.nulls.to_vec(),
@@ -239,7 +237,7 @@ impl QueryStep for Step11 {
             ..options.clone()
         };
         let answer = load_and_query(&input, &dir, &options, query);
-        let _ = std::fs::remove_dir_all(&dir); // also when the query failed
+        drop(scratch); // also when the query failed
         match answer {
             Ok(groups) => Ok(Ok(groups)),
             Err(TableError::Query(e)) => Ok(Err(e)),
