@@ -7,8 +7,8 @@
 //!          float64, date, bool; empty = NULL; a string stays text)
 //! with an index:  hash the key (a string: its bytes) -> probe the slots -> the group
 //!                 whose first row holds the key -> that group's rows, in row order
-//! without:        every row, its key compared with VALUE's (a text column: its
-//!                 bytes with VALUE's)
+//! without:        every row, its key compared with VALUE's (a zero: with 0's and
+//!                 -0's; a text column: its bytes with VALUE's)
 //! ```
 //!
 //! The index touches only the matching rows (and their values); the scan reads the
@@ -19,7 +19,7 @@ use harness::query::key_text;
 use crate::hash_index::{IndexFiles, hash_key};
 use crate::splayed::encode::{Bits, ColumnChunk, Out, push_typed};
 use crate::splayed::error::TableError;
-use crate::splayed::rows::{Selection, key_is};
+use crate::splayed::rows::{Selection, key_of, zero_is_zero, zero_keys};
 use crate::splayed::scan::{ColumnFiles, Table};
 use crate::splayed::types::ColumnType;
 
@@ -61,7 +61,8 @@ pub enum Access {
 
 /// VALUE's key in a column of type `ty` (not `string`): parsed as the load parses
 /// the column's fields, so `--where value=1.50` finds the rows of `1.5` in a
-/// decimal column (an int64 column holds canonical integers only: `07` is refused).
+/// decimal column (an int64 column holds canonical integers only: `07` is refused),
+/// and `-0` those of `0` ([`zero_is_zero`]).
 fn typed_key(ty: ColumnType, value_text: &str, column: &str) -> Result<[u8; 16], TableError> {
     let (mut value, mut exact) = ([0u8; 8], [0u8; 16]);
     let mut one = ColumnChunk {
@@ -81,7 +82,7 @@ fn typed_key(ty: ColumnType, value_text: &str, column: &str) -> Result<[u8; 16],
     let filled = one.values.filled();
     key[..filled.len()].copy_from_slice(filled);
     key[15] = u8::from(one.valid.get(0));
-    Ok(key)
+    Ok(zero_is_zero(ty, key))
 }
 
 // ANCHOR: select
@@ -117,7 +118,7 @@ pub fn select<'t>(
             };
             let row = u64::from_le_bytes(first.try_into().expect("8")) as usize;
             match key {
-                Some(key) => key_is(column, row, &key),
+                Some(key) => key_of(column, row) == key,
                 None => table.symbol(symbol_id(column, row)) == text,
             }
         };
@@ -147,6 +148,10 @@ pub fn select<'t>(
     } else {
         typed_key(column.ty, filter.value, filter.column)?
     };
+    // A zero is stored as 0 or as -0: both are rows of zero.
+    if let Some(keys) = zero_keys(column.ty, key) {
+        return Ok((Selection::ScanZero { column, keys }, Access::Scan));
+    }
     Ok((Selection::Scan { column, key }, Access::Scan))
 }
 // ANCHOR_END: select
