@@ -149,7 +149,10 @@ fn where_over_a_text_column_is_a_scan_that_answers_as_the_csv_query() {
     let json = |groups| groups_to_json_with(&groups, Aggs::ALL).to_string();
     // --where k=VALUE: the records whose k is VALUE, and only them.
     for value in ["a", "b,\"c\"", "", "line\nbreak", "missing"] {
-        let filter = Where { column: "k", value };
+        let filter = Where {
+            column: "k",
+            value: value.as_bytes(),
+        };
         let (selection, access) = select(&table, Some(filter), None).unwrap();
         assert_eq!(access, Access::Scan, "a text column has no index");
         let q = Query {
