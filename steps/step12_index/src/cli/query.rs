@@ -68,7 +68,8 @@ pub fn command() -> Command {
         a.help(
             "1brc: the One Billion Row Challenge's answer, {name=min/mean/max, ...}, \
              grouping by column 1 and summing column 2 (a table loaded from its \
-             station;temperature lines)",
+             station;temperature lines); --group-by, --sum and --agg cannot be given \
+             with it",
         )
     }))
 }
