@@ -308,3 +308,58 @@ fn a_file_of_a_table_that_is_not_a_regular_file_is_named_and_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_file(&csv).unwrap();
 }
+
+#[test]
+fn a_table_query_with_json_reports_every_error_as_json() {
+    // `query TABLE --json` printed an option it could not honour on stderr only,
+    // and a table file truncated under the query (SIGBUS, exit 135) too.
+    let dir = table_dir("json");
+    let csv = dir.with_extension("csv");
+    write_generated(&csv, 300_000, 9);
+    let d = dir.to_str().unwrap();
+    let loaded = step11(&["load", csv.to_str().unwrap(), d]);
+    assert_eq!(loaded.0, Some(0), "{loaded:?}");
+    let json_of = |stdout: &str| -> serde_json::Value {
+        serde_json::from_str(stdout.trim())
+            .unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}): {stdout:?}"))
+    };
+    let options = step11(&["query", d, "--format", "1brc", "--agg", "count", "--json"]);
+    assert_eq!(options.0, Some(2), "{options:?}");
+    assert_eq!(json_of(&options.1)["error"], "options", "{options:?}");
+    // The values' file truncated while a query of many runs has it mapped.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_step11"))
+        .args(["query", d, "--runs", "1000000", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let values = dir.join("col2.values");
+    let maps = format!("/proc/{}/maps", child.id());
+    let name = values.to_str().unwrap().to_string();
+    let start = std::time::Instant::now();
+    while !std::fs::read_to_string(&maps).is_ok_and(|m| m.contains(&name)) {
+        assert!(
+            start.elapsed().as_secs() < 120,
+            "the query never mapped {name}"
+        );
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
+    let file = std::fs::File::options().write(true).open(&values).unwrap();
+    file.set_len(0).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(135), "{stdout} {stderr}");
+    let json = json_of(&stdout);
+    assert_eq!(json["error"], "file_changed", "{json}");
+    let message = json["message"].as_str().unwrap();
+    assert!(message.starts_with("a file of the table"), "{json}");
+    assert!(
+        stderr.contains("changed size while it was mapped"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+}

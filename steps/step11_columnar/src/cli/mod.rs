@@ -55,12 +55,19 @@ pub fn report(e: &TableError, json: bool) -> ExitCode {
     }
 }
 
-/// The `--null` texts and `--agg`, or the exit status after saying why not.
+/// The `--null` texts and `--agg`, or the exit status after saying why not (with
+/// `json`, as `{"error":"options",…}` on stdout too).
 ///
 /// # Errors
 /// Exit status 2 for options that do not parse.
-pub fn read_options(m: &ArgMatches) -> Result<harness::run::cli::QueryOptions, ExitCode> {
+pub fn read_options(
+    m: &ArgMatches,
+    json: bool,
+) -> Result<harness::run::cli::QueryOptions, ExitCode> {
     harness::run::cli::query_options(m).map_err(|message| {
+        if json {
+            println!("{}", harness::run::cli::error_object("options", &message));
+        }
         eprintln!("{NAME}: {message}");
         ExitCode::from(2)
     })

@@ -81,7 +81,10 @@ pub fn command() -> Command {
 pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let dir = m.get_one::<PathBuf>("table").expect("required");
     let json = m.get_flag("json");
-    let read = read_options(m)?;
+    if json {
+        cli::sigbus_as_json(); // the SIGBUS explained below, as JSON on stdout too
+    }
+    let read = read_options(m, json)?;
     let query = cli::query(m, &read);
     let filter = m
         .get_one::<OsString>("where")
