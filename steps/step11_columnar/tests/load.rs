@@ -508,3 +508,40 @@ fn a_killed_bench_leaves_its_scratch_and_the_next_bench_removes_it_and_nothing_e
     std::fs::remove_file(&csv).unwrap();
     std::fs::remove_file(&small).unwrap();
 }
+
+#[test]
+fn a_table_query_error_names_its_record_and_says_why_not_its_line() {
+    // The CSV path names an error's line and byte; a table keeps neither, and its
+    // error said only `record N`, as if the rest had been forgotten.
+    let dir = table_dir("no-line");
+    let csv = dir.with_extension("csv");
+    std::fs::write(&csv, b"category,value\na,1\nb,NA\nc,x\n").unwrap();
+    let d = dir.to_str().unwrap();
+    assert_eq!(step11(&["load", csv.to_str().unwrap(), d]).0, Some(0));
+    let out = step11(&["query", d]);
+    assert_eq!(out.0, Some(1), "{out:?}");
+    assert!(
+        out.2
+            .contains(r#"record 2, column "value": "NA" is not a finite decimal number"#)
+            && out
+                .2
+                .contains("a table keeps no line or byte offset of its CSV")
+            && out.2.contains("load the CSV again with --null 'NA'"),
+        "{out:?}"
+    );
+    // The JSON names the record, and no line or byte it does not have.
+    let json = step11(&["query", d, "--json"]);
+    let error: serde_json::Value = serde_json::from_str(json.1.trim()).unwrap();
+    assert_eq!(error["error"], "invalid_number", "{json:?}");
+    assert_eq!(error["record"], 2, "{json:?}");
+    assert!(
+        error.get("line").is_none() && error.get("byte").is_none(),
+        "{json:?}"
+    );
+    // The bench still has the CSV: its error names the line and the byte.
+    let bench = step11(&[csv.to_str().unwrap(), "--runs", "1"]);
+    assert_eq!(bench.0, Some(1), "{bench:?}");
+    assert!(bench.2.contains("line 3 (record 2, byte"), "{bench:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+}
