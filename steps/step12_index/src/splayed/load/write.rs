@@ -195,8 +195,9 @@ impl Drop for Staging {
     }
 }
 
-/// Directories this process removes if SIGINT or SIGTERM stops it: its load's staging
-/// directory while it exists, and whatever [`remove_on_interrupt`] adds.
+/// Directories (and files) this process removes if SIGINT or SIGTERM stops it: its
+/// load's staging directory while it exists, and whatever [`remove_on_interrupt`]
+/// adds.
 static ON_INTERRUPT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 fn on_interrupt() -> MutexGuard<'static, Vec<PathBuf>> {
@@ -215,7 +216,11 @@ pub fn remove_staging_on_interrupt() -> Result<(), ctrlc::Error> {
         // The lock is kept until the exit: a load cannot commit after this point.
         let paths = on_interrupt();
         for path in paths.iter() {
-            if std::fs::remove_dir_all(path).is_ok() {
+            let removed = match std::fs::symlink_metadata(path) {
+                Ok(m) if m.is_dir() => std::fs::remove_dir_all(path),
+                _ => std::fs::remove_file(path),
+            };
+            if removed.is_ok() {
                 eprintln!("interrupted: removed {}", path.display());
             }
         }
@@ -224,9 +229,25 @@ pub fn remove_staging_on_interrupt() -> Result<(), ctrlc::Error> {
 }
 
 /// Adds `dir` to what an interrupt removes ([`remove_staging_on_interrupt`]): a
-/// scratch table, for as long as it exists.
+/// scratch table, for as long as it exists, or a file not yet part of a table.
 pub fn remove_on_interrupt(dir: &Path) {
     on_interrupt().push(dir.to_path_buf());
+}
+
+/// Runs `step`, the one step that makes `paths` part of a table (a rename), under
+/// the lock of what an interrupt removes, and then takes `paths` off it: an
+/// interrupt removes them before the step, or not at all.
+///
+/// # Errors
+/// What `step` fails with; `paths` are then still removed by an interrupt.
+pub fn keep_after(
+    paths: &[PathBuf],
+    step: impl FnOnce() -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut interrupt = on_interrupt();
+    step()?;
+    interrupt.retain(|p| !paths.contains(p));
+    Ok(())
 }
 
 /// Takes `dir` off what an interrupt removes.
