@@ -42,7 +42,7 @@ pub fn query_args(command: Command) -> Command {
                 .long("format")
                 .value_parser(["table", "1brc"])
                 .default_value("table")
-                .help("1brc: the One Billion Row Challenge: station;temperature lines, no header, printed as {name=min/mean/max, ...} (sets --delimiter ';' unless given, --no-header, --group-by 1 --sum 2)"),
+                .help("1brc: the One Billion Row Challenge: station;temperature lines, no header, printed as {name=min/mean/max, ...} (sets --delimiter ';' unless given, --no-header, --group-by 1 --sum 2, --agg min,mean,max: those three cannot be given with it)"),
         )
         .arg(
             Arg::new("agg")
@@ -94,7 +94,8 @@ pub fn read_args(command: Command) -> Command {
 /// (`-999`, `1e3`: a finite number; `NaN` and `inf` are not, so they may be `--null`
 /// texts): a value could then be both a number and NULL, and the steps that aggregate
 /// on a device decide before they see `--null`; an `--agg` word that is not an
-/// aggregate.
+/// aggregate; `--group-by`, `--sum` or `--agg` given with `--format 1brc`, which sets
+/// them.
 pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, OptionsError> {
     let nulls: Vec<String> = match matches.try_get_many::<String>("null") {
         Ok(Some(v)) => v.cloned().collect(),
@@ -111,6 +112,9 @@ pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, OptionsError>
         _ => Aggs::DEFAULT,
     };
     let brc = matches!(matches.try_get_one::<String>("format"), Ok(Some(f)) if f == "1brc");
+    if brc && let Some(given) = given_with_1brc(matches) {
+        return Err(OptionsError::OverruledBy1brc(given));
+    }
     Ok(QueryOptions { nulls, aggs, brc })
 }
 
@@ -126,6 +130,22 @@ pub enum OptionsError {
     /// An `--agg` word that is not an aggregate.
     #[error(transparent)]
     Agg(#[from] NotAnAggregate),
+    /// `--group-by`, `--sum` or `--agg` given with `--format 1brc`, which sets them.
+    #[error(
+        "--format 1brc sets the columns (--group-by 1 --sum 2) and the aggregates \
+         (min, mean, max): --{0} cannot be honoured with it (leave it out, or leave out \
+         --format 1brc)"
+    )]
+    OverruledBy1brc(&'static str),
+}
+
+/// The first of `--group-by`, `--sum` and `--agg` given on the command line, which
+/// `--format 1brc` would silently overrule ([`query`] sets them all).
+fn given_with_1brc(matches: &ArgMatches) -> Option<&'static str> {
+    ["group-by", "sum", "agg"].into_iter().find(|&id| {
+        matches!(matches.try_get_raw(id), Ok(Some(_)))
+            && matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
+    })
 }
 
 /// The query that `matches` ask for (`options` from [`query_options`]).
@@ -170,4 +190,30 @@ pub fn read_dialect(matches: &ArgMatches) -> Option<Dialect> {
 /// `--no-header`, false where the command has no such option.
 pub fn read_no_header(matches: &ArgMatches) -> bool {
     matches!(matches.try_get_one::<bool>("no-header"), Ok(Some(true)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(args: &[&str]) -> Result<QueryOptions, String> {
+        let command = read_args(query_args(Command::new("any")));
+        query_options(&command.get_matches_from([&["any"], args].concat()))
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn format_1brc_refuses_the_options_it_would_overrule() {
+        // 1brc grouped by column 1 and summed column 2, and printed min/mean/max,
+        // whatever --group-by, --sum and --agg said, without a word.
+        for given in [["--group-by", "name"], ["--sum", "3"], ["--agg", "count"]] {
+            let e = options(&[&["--format", "1brc"][..], &given[..]].concat()).unwrap_err();
+            assert!(e.contains(given[0]) && e.contains("--format 1brc"), "{e}");
+            assert!(options(&given).is_ok(), "{given:?} alone");
+        }
+        let brc = options(&["--format", "1brc", "--no-header", "--null", "NA"]).unwrap();
+        assert!(brc.brc);
+        // Their defaults are no choice of the user's.
+        assert!(options(&["--format", "1brc"]).is_ok());
+    }
 }

@@ -97,6 +97,24 @@ fn a_table_whose_checksums_match_is_still_checked_for_its_bounds() {
     big.resize(65 << 20, b' ');
     std::fs::write(dir.join("manifest.json"), big).unwrap();
     refused("a 65 MiB manifest", "is too large for one");
+    // NULLs counted in a string column, which has no validity bits to hold them.
+    fresh();
+    reseal(&dir, |m| m["columns"][0]["nulls"] = 3.into());
+    refused("3 NULLs in a string column", "which holds no NULLs");
+    // One string twice in the symbols (`b` written as `a`): two groups of one key,
+    // and a lookup by value would find one of them. Only `verify` reads them all.
+    fresh();
+    let mut bytes = std::fs::read(dir.join("symbols.bytes")).unwrap();
+    let b = bytes.iter().position(|&c| c == b'b').unwrap();
+    bytes[b] = b'a';
+    std::fs::write(dir.join("symbols.bytes"), &bytes).unwrap();
+    reseal(&dir, |_| {});
+    let verified = step11(&["verify", d]);
+    assert_eq!(verified.0, Some(1), "{verified:?}");
+    assert!(
+        verified.2.contains("symbols.bytes: symbol") && verified.2.contains("string again"),
+        "{verified:?}"
+    );
     // A validity bit past the last row could stand in for a cleared one.
     fresh();
     poke("col1.valid", 1, &[0x04]);

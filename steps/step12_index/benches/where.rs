@@ -31,7 +31,7 @@ fn rows() -> u64 {
 fn query(table: &Table, index: Option<&IndexFiles>, value: &str) -> (Groups, Access) {
     let filter = Where {
         column: "category",
-        value,
+        value: value.as_bytes(),
     };
     let query = Query {
         group_by: "category",

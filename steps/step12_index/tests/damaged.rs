@@ -156,3 +156,72 @@ fn a_damaged_table_is_refused_never_read() {
     std::fs::remove_file(&csv).unwrap();
     std::fs::remove_file(&other_csv).unwrap();
 }
+
+#[test]
+fn an_index_file_that_is_not_a_regular_file_is_named_and_refused() {
+    // A FIFO in an index file's place blocked `query --where` (no writer comes),
+    // and a link to /dev/zero was mapped as an empty file: each is now a table
+    // that is not one, naming the file, exit 1, at once. (Step 11 tries the
+    // table's own files.)
+    use std::time::{Duration, Instant};
+    let dir = table_dir("special");
+    let csv = dir.with_extension("csv");
+    write_generated(&csv, 200, 6);
+    let d = dir.to_str().unwrap();
+    let loaded = step12(&["load", csv.to_str().unwrap(), d, "--index", "category"]);
+    assert_eq!(loaded.0, Some(0), "{loaded:?}");
+    let within_a_minute = |args: &[&str]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_step12"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > Duration::from_secs(60) {
+                child.kill().unwrap();
+                let _ = child.wait();
+                return (None, "killed after a minute".to_string());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        let said = String::from_utf8_lossy(&[out.stdout, out.stderr].concat()).into_owned();
+        (out.status.code(), said)
+    };
+    for name in ["col1.index.rows", "col1.index.slots", "col1.index.offsets"] {
+        let path = dir.join(name);
+        let intact = std::fs::read(&path).unwrap();
+        for what in ["a FIFO", "a link to /dev/zero", "a directory"] {
+            std::fs::remove_file(&path).unwrap();
+            match what {
+                "a FIFO" => {
+                    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+                    // SAFETY: `c` is a NUL-terminated path that lives across the call.
+                    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+                }
+                "a directory" => std::fs::create_dir(&path).unwrap(),
+                _ => std::os::unix::fs::symlink("/dev/zero", &path).unwrap(),
+            }
+            for args in [
+                &["query", d, "--where", "category=fish", "--json"][..],
+                &["verify", d][..],
+            ] {
+                let (code, said) = within_a_minute(args);
+                assert_eq!(code, Some(1), "{name} as {what}, {args:?}: {said}");
+                assert!(
+                    said.contains("not_a_table") || said.contains("is not a complete table"),
+                    "{name} as {what}, {args:?}: {said}"
+                );
+                assert!(said.contains(name), "{name} as {what}, {args:?}: {said}");
+            }
+            let _ = std::fs::remove_dir(&path);
+            let _ = std::fs::remove_file(&path);
+            std::fs::write(&path, &intact).unwrap();
+        }
+    }
+    assert_eq!(step12(&["verify", d]).0, Some(0));
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+}

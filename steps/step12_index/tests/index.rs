@@ -149,7 +149,10 @@ fn where_over_a_text_column_is_a_scan_that_answers_as_the_csv_query() {
     let json = |groups| groups_to_json_with(&groups, Aggs::ALL).to_string();
     // --where k=VALUE: the records whose k is VALUE, and only them.
     for value in ["a", "b,\"c\"", "", "line\nbreak", "missing"] {
-        let filter = Where { column: "k", value };
+        let filter = Where {
+            column: "k",
+            value: value.as_bytes(),
+        };
         let (selection, access) = select(&table, Some(filter), None).unwrap();
         assert_eq!(access, Access::Scan, "a text column has no index");
         let q = Query {
@@ -179,4 +182,137 @@ fn an_index_on_a_text_column_is_refused_with_the_way_out() {
     assert!(err.to_string().contains("--schema k=string"), "{err}");
     assert!(files(&dir) == before, "the table is as it was");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_table_of_a_long_name_takes_an_index_and_nothing_is_left_beside_it() {
+    // A name of up to 255 bytes is a name: the load's staging directory and the
+    // index's manifest beside the table are cut to fit ("File name too long").
+    let base = table_dir("long-name");
+    std::fs::create_dir(&base).unwrap();
+    let csv = base.join("s.csv");
+    std::fs::write(&csv, b"category,value\na,1\nb,2\na,3\n").unwrap();
+    for len in [247, 255] {
+        let table = base.join("é".repeat(len / 2) + &"t".repeat(len % 2));
+        let t = table.to_str().unwrap();
+        let loaded = step12(&["load", csv.to_str().unwrap(), t, "--index", "category"]);
+        assert_eq!(loaded.0, Some(0), "{len} bytes: {loaded:?}");
+        let indexed = step12(&["index", t, "value"]);
+        assert_eq!(indexed.0, Some(0), "{len} bytes: {indexed:?}");
+        let verified = step12(&["verify", t]);
+        assert_eq!(verified.0, Some(0), "{len} bytes: {verified:?}");
+        std::fs::remove_dir_all(&table).unwrap();
+    }
+    let left: Vec<_> = std::fs::read_dir(&base)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left, ["s.csv"], "nothing else left behind");
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn an_interrupted_index_leaves_the_table_as_it_was() {
+    // Ctrl-C during `index` left the new files, which no manifest names (verify
+    // then refused the table), and perhaps the temporary manifest beside it.
+    let base = table_dir("interrupted");
+    std::fs::create_dir(&base).unwrap();
+    let csv = base.join("s.csv");
+    let mut text = b"id,category,value\n".to_vec();
+    for i in 0..300_000u32 {
+        text.extend(format!("{i},c{},{}\n", i % 51, i % 1000).as_bytes());
+    }
+    std::fs::write(&csv, text).unwrap();
+    let table = base.join("t");
+    let t = table.to_str().unwrap();
+    assert_eq!(step12(&["load", csv.to_str().unwrap(), t]).0, Some(0));
+    let offsets = table.join("col0.index.offsets");
+    let mut interrupted = 0;
+    for _ in 0..5 {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_step12"))
+            .args(["index", t, "id"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The first file of the index is there: interrupt the rest.
+        while !offsets.exists() && child.try_wait().unwrap().is_none() {}
+        let sent = std::process::Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let verified = step12(&["verify", t]);
+        assert_eq!(verified.0, Some(0), "{stderr} {verified:?}");
+        let indexed = Table::open(&table).unwrap().manifest.index.is_some();
+        if out.status.code() == Some(130) && !indexed {
+            interrupted += 1;
+            let left: Vec<_> = std::fs::read_dir(&table)
+                .unwrap()
+                .flatten()
+                .map(|e| e.file_name().into_string().unwrap())
+                .filter(|n| n.contains("index"))
+                .collect();
+            assert!(left.is_empty(), "{left:?} {stderr}");
+            assert!(stderr.contains("interrupted: removed"), "{stderr}");
+        }
+        // Done before the signal came: the index is the table's; start again.
+        if indexed {
+            std::fs::remove_dir_all(&table).unwrap();
+            assert_eq!(step12(&["load", csv.to_str().unwrap(), t]).0, Some(0));
+        }
+    }
+    assert!(interrupted > 0, "no index was interrupted in 5 tries");
+    let beside: Vec<_> = std::fs::read_dir(&base)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(beside.len(), 2, "no temporary manifest beside: {beside:?}");
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn an_index_file_s_place_taken_by_a_fifo_does_not_block_the_index() {
+    // The index's files were opened for writing as they were, and opening a FIFO
+    // for writing waits for a reader: forever. Each file is now made new.
+    let dir = table_dir("fifo-place");
+    let csv = dir.with_extension("csv");
+    std::fs::write(&csv, b"category,value\na,1\nb,2\na,3\n").unwrap();
+    let d = dir.to_str().unwrap();
+    assert_eq!(step12(&["load", csv.to_str().unwrap(), d]).0, Some(0));
+    for part in ["index.offsets", "index.rows", "index.slots"] {
+        let c = std::ffi::CString::new(dir.join(format!("col0.{part}")).to_str().unwrap()).unwrap();
+        // SAFETY: `c` is a NUL-terminated path that lives across the call.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    }
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_step12"))
+        .args(["index", d, "category"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if start.elapsed().as_secs() > 60 {
+            child.kill().unwrap();
+            let _ = child.wait();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert_eq!(
+        status.and_then(|s| s.code()),
+        Some(0),
+        "blocked, killed after a minute"
+    );
+    assert_eq!(step12(&["verify", d]).0, Some(0));
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
 }

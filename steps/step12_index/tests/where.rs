@@ -166,7 +166,10 @@ fn index_and_scan_give_the_answer_over_the_matching_rows_only() {
             let only_dir = table_dir(&format!("only-{column}"));
             let expected = answer(&load_with(&only, &only_dir, None), None, true, 1).0;
             std::fs::remove_dir_all(&only_dir).unwrap();
-            let filter = Some(Where { column, value });
+            let filter = Some(Where {
+                column,
+                value: value.as_bytes(),
+            });
             for threads in [1, 2, 3] {
                 let via_index = answer(&indexed, filter, true, threads);
                 assert_eq!(
@@ -201,10 +204,10 @@ fn a_value_of_the_columns_type_is_read_as_the_load_reads_it() {
     let dir = table_dir("typed");
     let table = load_with(csv, &dir, Some("qty"));
     assert_eq!(table.manifest.columns[2].ty.name(), "decimal(2)");
-    let filter = |value| {
+    let filter = |value: &'static str| {
         Some(Where {
             column: "qty",
-            value,
+            value: value.as_bytes(),
         })
     };
     // 7.5 and 7.50 are one decimal: both rows, whichever text asks.
@@ -239,7 +242,7 @@ fn a_bad_where_says_what_is_wrong() {
         let text = message(
             Where {
                 column: "qty",
-                value: "NA",
+                value: b"NA",
             },
             use_index,
         );
@@ -251,7 +254,7 @@ fn a_bad_where_says_what_is_wrong() {
         let text = message(
             Where {
                 column: "qty",
-                value: "07",
+                value: b"07",
             },
             use_index,
         );
@@ -259,7 +262,7 @@ fn a_bad_where_says_what_is_wrong() {
         let text = message(
             Where {
                 column: "day",
-                value: "2024-02-30",
+                value: b"2024-02-30",
             },
             use_index,
         );
@@ -270,18 +273,20 @@ fn a_bad_where_says_what_is_wrong() {
         let text = message(
             Where {
                 column: "nope",
-                value: "1",
+                value: b"1",
             },
             use_index,
         );
         assert!(text.contains("nope"), "{text}");
     }
-    assert!(matches!(Where::parse("qty"), Err(TableError::Where(m)) if m.contains("COLUMN=VALUE")));
+    assert!(
+        matches!(Where::parse(b"qty"), Err(TableError::Where(m)) if m.contains("COLUMN=VALUE"))
+    );
     assert_eq!(
-        Where::parse("name=a=b").unwrap(),
+        Where::parse(b"name=a=b").unwrap(),
         Where {
             column: "name",
-            value: "a=b"
+            value: b"a=b"
         }
     );
     drop((table, index));
@@ -356,4 +361,102 @@ fn the_query_over_a_table_offers_only_what_means_something_for_a_table() {
     ] {
         assert!(help.contains(option), "{option} missing from:\n{help}");
     }
+}
+
+#[test]
+fn zero_is_zero_whatever_its_sign() {
+    // A decimal column stores -0 apart from 0 (so that it gives back the field's
+    // f64, -0.0), and a float64 column the bits of -0.0: `--where qty=0` selected
+    // only the rows written 0, and `qty=-0` only those written -0, through the index
+    // and by the scan alike. MIN and MAX take them as one number, and so does
+    // --where now.
+    let rows = "1,a,1\n2,b,-0\n3,c,0.0\n4,d,-0.0\n5,e,0\n6,f,\n7,g,-1\n";
+    for (ty, extra) in [("decimal(1)", ""), ("float64", "8,h,1e0\n")] {
+        let csv = format!("id,category,qty\n{rows}{extra}");
+        let dir = table_dir(&format!("zero-{}", &ty[..5]));
+        let table = load_with(csv.as_bytes(), &dir, Some("qty"));
+        assert_eq!(table.manifest.columns[2].ty.name(), ty);
+        // The index holds the zeros as one group, and is the index a build makes.
+        assert_eq!(step12::hash_index::verify::verify(&table).ok(), Some(true));
+        for value in ["0", "-0", "0.0", "-0.0", "+0"] {
+            for use_index in [true, false] {
+                let filter = Some(Where {
+                    column: "qty",
+                    value: value.as_bytes(),
+                });
+                let (json, access) = answer(&table, filter, use_index, 2);
+                let groups: serde_json::Value = serde_json::from_str(&json).unwrap();
+                let mut keys: Vec<&String> = groups.as_object().unwrap().keys().collect();
+                keys.sort();
+                assert_eq!(keys, ["b", "c", "d", "e"], "{ty} qty={value} {access:?}");
+            }
+        }
+        drop(table);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn a_key_that_is_not_utf8_is_selected_byte_for_byte() {
+    // The argument was refused as not UTF-8, so a key of Latin-1 bytes could not be
+    // selected at all. VALUE is now the argument's bytes: the byte E9 selects the
+    // key with that byte, and the four characters `\xe9` the key written so.
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let dir = table_dir("bytes");
+    let csv = dir.with_extension("csv");
+    std::fs::write(
+        &csv,
+        b"category,qty\ncaf\xe9,1\ncaf\\xe9,2\ncafe,4\ncaf\xe9,8\n",
+    )
+    .unwrap();
+    let d = dir.as_os_str();
+    let loaded = step12(&[
+        OsStr::new("load"),
+        csv.as_os_str(),
+        d,
+        OsStr::new("--index"),
+        OsStr::new("category"),
+    ]);
+    assert_eq!(loaded.0, Some(0), "{loaded:?}");
+    let query = |filter: &[u8], scan: bool| {
+        let mut args = vec![
+            OsStr::new("query"),
+            d,
+            OsStr::new("--sum"),
+            OsStr::new("qty"),
+            OsStr::new("--json"),
+            OsStr::new("--where"),
+            OsStr::from_bytes(filter),
+        ];
+        if scan {
+            args.push(OsStr::new("--scan"));
+        }
+        step12(&args)
+    };
+    for scan in [false, true] {
+        let byte = query(b"category=caf\xe9", scan);
+        assert_eq!(byte.0, Some(0), "{byte:?}");
+        assert_eq!(
+            byte.1.trim(),
+            r#"{"caf\\xe9":{"count":2,"sum":9.0}}"#,
+            "scan {scan}"
+        );
+        let text = query(br"category=caf\xe9", scan);
+        assert_eq!(text.0, Some(0), "{text:?}");
+        assert_eq!(
+            text.1.trim(),
+            r#"{"caf\\\\xe9":{"count":1,"sum":2.0}}"#,
+            "scan {scan}"
+        );
+    }
+    // A column's name must be text: one that is not is named, and exit 2.
+    let bad = query(b"\xff=1", false);
+    assert_eq!(bad.0, Some(2), "{bad:?}");
+    assert!(
+        bad.1.contains("not UTF-8") && bad.1.contains(r"\\xff"),
+        "{bad:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
 }

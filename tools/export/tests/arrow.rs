@@ -21,6 +21,7 @@ fn the_export_reads_back_value_for_value() {
     });
     let tmp = std::env::temp_dir().join(format!("export-arrow-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir(&tmp).unwrap(); // a load makes its table's directory only
     let (dir, out) = (tmp.join("table"), tmp.join("bench.arrow"));
     csv.extend_from_slice(b"3000,books,,x,,,\n"); // NULLs in every typed column
     let options = LoadOptions {

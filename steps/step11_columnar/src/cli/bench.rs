@@ -1,6 +1,7 @@
 //! `FILE [--group-by C] [--sum C] [--runs N] [--json] [--row-json] [--records FILE]
 //! [--threads N] [--chunk BYTES] [--schema S]`, no subcommand: the benchmark. The
-//! gate, then per run: the load of FILE into a table (a temporary directory), the
+//! gate, then per run: the load of FILE into a table (in a scratch directory,
+//! [`crate::cli::scratch`]), the
 //! query over the table, and the same query over the CSV on step 10's path, each
 //! timed by the harness ([`time_runs`]), interleaved so that the three see the same
 //! machine; the answer, the rows and the two queries' times.
@@ -25,23 +26,17 @@ use harness::run::cli::{self, Options};
 use harness::run::measure::{Measurement, thousands, time_runs};
 
 use crate::cli::load::{dir_bytes, print_phases};
+use crate::cli::scratch::Scratch;
 use crate::cli::{NAME, ThisStep, first_in_record_order, query_table, report, split};
 use crate::query::{self, Query, Split};
 use crate::splayed::error::TableError;
-use crate::splayed::load::{
-    LoadOptions, keep_on_interrupt, load_timed, remove_on_interrupt, remove_staging_on_interrupt,
-};
+use crate::splayed::load::{LoadOptions, load_timed, remove_staging_on_interrupt};
 
 /// What the second row times, as the results table names it.
 const TABLE_QUERY: &str = "the query over the loaded table (MB/s: the CSV bytes it stands for)";
 
 /// What the table query is set against, in the same process.
 const VERSUS: &str = "step 10's query over the CSV, timed in the same process";
-
-/// The benchmark's tables are `NAME-bench-PID` in the temporary directory.
-fn bench_prefix() -> String {
-    format!("{NAME}-bench-")
-}
 
 /// Runs the benchmark and prints its answer and its row.
 ///
@@ -89,12 +84,12 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let verbose = matches.get_flag("verbose");
     // Scratch space is the system's: a missing TMPDIR is an error, never created.
-    let scratch = std::env::temp_dir();
-    if !scratch.is_dir() {
+    let tmp = std::env::temp_dir();
+    if !tmp.is_dir() {
         let message = format!(
             "the scratch directory {} (TMPDIR) does not exist: create it, or set TMPDIR \
              to one that does",
-            scratch.display()
+            tmp.display()
         );
         if options.json {
             println!("{}", cli::error_object("io", &message));
@@ -102,9 +97,12 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
         eprintln!("{NAME} bench: {message}");
         return Err(ExitCode::FAILURE);
     }
-    remove_stale_bench_tables();
-    let dir = scratch.join(format!("{}{}", bench_prefix(), std::process::id()));
     let input = crate::map(&path).map_err(|e| cli::fail_as(NAME, &e, options.json))?;
+    // Ctrl-C or SIGTERM removes the scratch directory, the table and a load's
+    // staging directory in it; an error or the end of the run, its `Drop`.
+    remove_staging_on_interrupt().expect("the first handler of this process");
+    let scratch = Scratch::create("bench").map_err(|e| report(&e, options.json))?;
+    let dir = scratch.table();
     let bench = Bench {
         input: &input,
         dir: &dir,
@@ -115,9 +113,6 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let mut times = Times::default();
     let mut last = None;
-    // Ctrl-C or SIGTERM removes the scratch table and a load's staging directory.
-    remove_staging_on_interrupt().expect("the first handler of this process");
-    remove_on_interrupt(&dir);
     for _ in 0..options.runs {
         last = Some(
             bench
@@ -125,7 +120,7 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
                 .map_err(|e| report(&e, options.json))?,
         );
     }
-    keep_on_interrupt(&dir); // removed by the last round
+    drop(scratch);
     let last = last.expect("at least one run");
     unchanged()?;
     if options.json {
@@ -302,26 +297,5 @@ impl Bench<'_> {
             table_bytes,
             symbols: manifest.symbols,
         })
-    }
-}
-
-/// Removes the benchmark tables of processes that no longer run (killed, or ended by
-/// SIGBUS, before they could remove their own). Only where `/proc` tells which
-/// processes run.
-fn remove_stale_bench_tables() {
-    if !Path::new("/proc/self").exists() {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let pid = name.to_str().and_then(|n| n.strip_prefix(&bench_prefix()));
-        if let Some(pid) = pid.filter(|p| p.parse::<u32>().is_ok())
-            && !Path::new("/proc").join(pid).exists()
-        {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
     }
 }

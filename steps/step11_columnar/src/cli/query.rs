@@ -50,7 +50,8 @@ pub fn command() -> Command {
         a.help(
             "1brc: the One Billion Row Challenge's answer, {name=min/mean/max, ...}, \
              grouping by column 1 and summing column 2 (a table loaded from its \
-             station;temperature lines)",
+             station;temperature lines); --group-by, --sum and --agg cannot be given \
+             with it",
         )
     }))
 }
@@ -62,7 +63,10 @@ pub fn command() -> Command {
 pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let dir = m.get_one::<PathBuf>("table").expect("required");
     let json = m.get_flag("json");
-    let read = read_options(m)?;
+    if json {
+        cli::sigbus_as_json(); // the SIGBUS explained below, as JSON on stdout too
+    }
+    let read = read_options(m, json)?;
     let query = cli::query(m, &read);
     let runs = *m.get_one::<u32>("runs").expect("a default");
     // The first run's time includes opening the table.

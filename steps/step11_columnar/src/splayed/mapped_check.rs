@@ -159,11 +159,45 @@ fn largest_word(bytes: &[u8], width: usize) -> u64 {
 }
 // ANCHOR_END: running
 
+// ANCHOR: open_regular
+/// Opens the file at `path` of the table at `dir` for reading, if it is a regular
+/// file (or a symbolic link to one), as every file of a table is: a directory, a
+/// FIFO or a device put in a file's place is named and refused, as the CSV path
+/// refuses one (`harness::run::cli::regular_file`), instead of mapped ("No such
+/// device"), waited on (a FIFO without a writer) or read until memory runs out
+/// (`/dev/zero`). Opened without waiting (`O_NONBLOCK`, which a regular file
+/// ignores) and then asked what it is, so that a file swapped for a FIFO between a
+/// check and the open cannot block either.
+///
+/// # Errors
+/// [`TableError::NotATable`] naming the file: missing, not a regular file, or not
+/// to be opened.
+pub(crate) fn open_regular(dir: &Path, path: &Path) -> Result<File, TableError> {
+    let not = |why: String| TableError::NotATable(dir.into(), format!("{}: {why}", path.display()));
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).map_err(|e| not(e.to_string()))?;
+    let kind = file.metadata().map_err(|e| not(e.to_string()))?.file_type();
+    if kind.is_dir() {
+        return Err(not("a directory, where the table has a file".into()));
+    }
+    if !kind.is_file() {
+        return Err(not(
+            "not a regular file (a pipe, a device or a socket), which no file of a \
+             table is"
+                .into(),
+        ));
+    }
+    Ok(file)
+}
+// ANCHOR_END: open_regular
+
 /// Maps the file at `path` of the table at `dir`, checking that it is `len` bytes
 /// long.
 pub(crate) fn map_sized(dir: &Path, path: &Path, len: u64) -> Result<Mmap, TableError> {
-    let file = File::open(path)
-        .map_err(|e| TableError::NotATable(dir.into(), format!("{}: {e}", path.display())))?;
+    let file = open_regular(dir, path)?;
     // SAFETY: a table's files are written once, under a temporary name, and renamed
     // into place complete; nothing in this program writes them again. Another process
     // that truncated one while it is mapped would raise SIGBUS on the next read (see

@@ -1,6 +1,7 @@
 //! Reading a table: the manifest, then each column's files mapped as they lie, read
 //! as little-endian arrays. Only the columns asked for are mapped.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -11,7 +12,7 @@ use crate::splayed::decimal::decimal_to_f64;
 use crate::splayed::error::TableError;
 use crate::splayed::layout::{MANIFEST, SYMBOL_BYTES, SYMBOL_OFFSETS, column_file};
 use crate::splayed::manifest::Manifest;
-use crate::splayed::mapped_check::{Running, Under, map_exact, map_sized};
+use crate::splayed::mapped_check::{Running, Under, map_exact, map_sized, open_regular};
 use crate::splayed::types::ColumnType;
 
 /// An open table: its manifest and its symbol file, and each column's files once a
@@ -73,15 +74,18 @@ impl Table {
     pub fn open(dir: &Path) -> Result<Table, TableError> {
         let not = |why: String| TableError::NotATable(dir.into(), why);
         // A manifest is a few lines a column; a larger file is not one, and is not
-        // read into memory.
-        let size = std::fs::metadata(dir.join(MANIFEST)).map_or(0, |m| m.len());
+        // read into memory; nor is more than that of a file that grows as it is read.
+        let file = open_regular(dir, &dir.join(MANIFEST))?;
+        let size = file.metadata().map_or(0, |m| m.len());
         if size > MANIFEST_MAX {
             return Err(not(format!(
                 "{MANIFEST}: {size} bytes is too large for one"
             )));
         }
-        let text =
-            std::fs::read(dir.join(MANIFEST)).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
+        let mut text = Vec::with_capacity(size as usize);
+        file.take(MANIFEST_MAX)
+            .read_to_end(&mut text)
+            .map_err(|e| not(format!("{MANIFEST}: {e}")))?;
         let json = serde_json::from_slice(&text).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
         let manifest = Manifest::from_json(&json).map_err(not)?;
         let symbol_offsets = map_exact(

@@ -11,6 +11,7 @@ use harness::run::measure::thousands;
 
 use crate::cli::{report, split, threads_arg};
 use crate::hash_index::add::add;
+use crate::splayed::load::remove_staging_on_interrupt;
 
 /// The subcommand's arguments.
 pub fn command() -> Command {
@@ -34,6 +35,8 @@ pub fn command() -> Command {
 pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let dir = m.get_one::<PathBuf>("table").expect("required");
     let column = m.get_one::<String>("column").expect("required");
+    // Ctrl-C or SIGTERM before the index is the table's removes its files.
+    remove_staging_on_interrupt().expect("the first handler of this process");
     add_and_say(dir, column, split(m).threads)
 }
 

@@ -12,14 +12,14 @@
 //! step12 verify TABLE_DIR       every file against its size and checksum    (verify)
 //! ```
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query};
 
+use crate::cli::scratch::Scratch;
 use crate::query::Split;
 use crate::splayed::error::TableError;
 use crate::splayed::load::{LoadOptions, load, parse_schema};
@@ -36,6 +36,7 @@ pub mod bench;
 pub mod index;
 pub mod load;
 pub mod query;
+pub mod scratch;
 pub mod verify;
 
 /// Prints `e` (as JSON on stdout with `json`) and returns its exit status: 2 for a
@@ -56,12 +57,19 @@ pub fn report(e: &TableError, json: bool) -> ExitCode {
     }
 }
 
-/// The `--null` texts and `--agg`, or the exit status after saying why not.
+/// The `--null` texts and `--agg`, or the exit status after saying why not (with
+/// `json`, as `{"error":"options",…}` on stdout too).
 ///
 /// # Errors
 /// Exit status 2 for options that do not parse.
-pub fn read_options(m: &ArgMatches) -> Result<harness::run::cli::QueryOptions, ExitCode> {
+pub fn read_options(
+    m: &ArgMatches,
+    json: bool,
+) -> Result<harness::run::cli::QueryOptions, ExitCode> {
     harness::run::cli::query_options(m).map_err(|message| {
+        if json {
+            println!("{}", harness::run::cli::error_object("options", &message));
+        }
         eprintln!("{NAME}: {message}");
         ExitCode::from(2)
     })
@@ -139,13 +147,6 @@ pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
         no_header: harness::run::cli::read_no_header(matches),
         no_guess: matches.get_flag("no-guess"),
     })
-}
-
-/// A fresh directory for a table of this process: `NAME-query-PID-N`.
-fn scratch_table() -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("{NAME}-query-{}-{n}", std::process::id()))
 }
 
 /// Runs `query` over the table at `dir`, loaded from `input`. A table keeps no
@@ -232,7 +233,11 @@ impl QueryStep for Step12 {
         options: &LoadOptions,
     ) -> Result<Groups, RunError> {
         let input = map(path)?;
-        let dir = scratch_table();
+        let scratch = Scratch::create("query").map_err(|e| match e {
+            TableError::Io(e) => RunError::File(e),
+            e => RunError::Step(Box::new(e)),
+        })?;
+        let dir = scratch.table();
         // The query says how to read the file (the harness's tests set it there).
         let options = LoadOptions {
             nulls: query.nulls.to_vec(),
@@ -241,7 +246,7 @@ impl QueryStep for Step12 {
             ..options.clone()
         };
         let answer = load_and_query(&input, &dir, &options, query);
-        let _ = std::fs::remove_dir_all(&dir); // also when the query failed
+        drop(scratch); // also when the query failed
         match answer {
             Ok(groups) => Ok(groups),
             Err(TableError::Query(e)) => Err(RunError::Query(e)),

@@ -3,6 +3,7 @@
 //! open table; its answer, and with `--verbose` how the rows were found and each
 //! run's time.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -37,7 +38,8 @@ pub fn command() -> Command {
             Arg::new("where")
                 .long("where")
                 .value_name("COLUMN=VALUE")
-                .help("only the rows whose COLUMN equals VALUE (empty: NULL); through the column's hash index if the table has one (index, load --index), else by a scan"),
+                .value_parser(clap::value_parser!(OsString))
+                .help("only the rows whose COLUMN equals VALUE, byte for byte (empty: NULL; in bash, $'caf\\xe9' passes the byte E9); through the column's hash index if the table has one (index, load --index), else by a scan"),
         )
         .arg(
             Arg::new("scan")
@@ -66,7 +68,8 @@ pub fn command() -> Command {
         a.help(
             "1brc: the One Billion Row Challenge's answer, {name=min/mean/max, ...}, \
              grouping by column 1 and summing column 2 (a table loaded from its \
-             station;temperature lines)",
+             station;temperature lines); --group-by, --sum and --agg cannot be given \
+             with it",
         )
     }))
 }
@@ -78,11 +81,14 @@ pub fn command() -> Command {
 pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let dir = m.get_one::<PathBuf>("table").expect("required");
     let json = m.get_flag("json");
-    let read = read_options(m)?;
+    if json {
+        cli::sigbus_as_json(); // the SIGBUS explained below, as JSON on stdout too
+    }
+    let read = read_options(m, json)?;
     let query = cli::query(m, &read);
     let filter = m
-        .get_one::<String>("where")
-        .map(|w| Where::parse(w))
+        .get_one::<OsString>("where")
+        .map(|w| Where::parse(w.as_encoded_bytes()))
         .transpose()
         .map_err(|e| report(&e, json))?;
     let runs = *m.get_one::<u32>("runs").expect("a default");

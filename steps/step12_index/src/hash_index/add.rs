@@ -12,8 +12,9 @@
 //! ```
 //!
 //! Until the rename the table is the one it was: its manifest names neither the new
-//! files nor the index, and no query reads them. A crash before it leaves the files,
-//! which `verify` reports as not the manifest's and the next `index` writes again.
+//! files nor the index, and no query reads them. An error or Ctrl-C before it
+//! removes them; a crash leaves them, which `verify` reports as not the manifest's
+//! and the next `index` writes again.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -21,6 +22,7 @@ use std::path::{Path, PathBuf};
 use crate::hash_index::build::{HashIndex, build, hash_key, slots};
 use crate::splayed::error::TableError;
 use crate::splayed::layout::{MANIFEST, column_file, write_file, write_words};
+use crate::splayed::load::{keep_after, keep_on_interrupt, remove_on_interrupt};
 use crate::splayed::manifest::Manifest;
 use crate::splayed::rows::key_of;
 use crate::splayed::scan::Table;
@@ -54,14 +56,33 @@ pub fn add(dir: &Path, column: &str, threads: usize) -> Result<(usize, HashIndex
         ..table.manifest.clone()
     };
     let old = table.manifest.index.filter(|&old| old != k);
-    let written = write(dir, k, &index).map_err(TableError::io_write_at(dir))?;
-    for (part, crc) in PARTS.iter().zip(written) {
-        manifest.checksums.insert(format!("col{k}.{part}"), crc);
-        if let Some(old) = old {
-            manifest.checksums.remove(&format!("col{old}.{part}"));
-        }
+    // Until the rename no manifest names the new files: an error (a full disk) or
+    // Ctrl-C removes them, and the temporary manifest. (An index on this column
+    // already is the table's, and is written over.)
+    let mut new = vec![temporary_manifest(dir)];
+    if table.manifest.index != Some(k) {
+        new.extend(PARTS.map(|part| column_file(dir, k, part)));
     }
-    commit(dir, &manifest).map_err(TableError::io_write_at(dir))?;
+    new.iter().for_each(|path| remove_on_interrupt(path));
+    let committed = write(dir, k, &index).and_then(|written| {
+        for (part, crc) in PARTS.iter().zip(written) {
+            manifest.checksums.insert(format!("col{k}.{part}"), crc);
+            if let Some(old) = old {
+                manifest.checksums.remove(&format!("col{old}.{part}"));
+            }
+        }
+        commit(dir, &manifest, &new)
+    });
+    if let Err(e) = committed {
+        for path in &new {
+            let _ = std::fs::remove_file(path);
+            keep_on_interrupt(path);
+        }
+        return Err(TableError::io_write_at(dir)(e));
+    }
+    std::fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(TableError::io_write_at(dir))?;
     if let Some(old) = old {
         for part in PARTS {
             let _ = std::fs::remove_file(column_file(dir, old, part));
@@ -97,6 +118,14 @@ pub fn of_column(table: &Table, k: usize, threads: usize) -> Result<HashIndex, T
 /// files' CRC-32s, in the order of [`PARTS`].
 fn write(dir: &Path, k: usize, index: &HashIndex) -> std::io::Result<[u32; 3]> {
     let file = |part| column_file(dir, k, part);
+    // Each file is made new: whatever lies in its place (an earlier index of this
+    // column, a crash's leftover, a FIFO) goes first.
+    for part in PARTS {
+        match std::fs::remove_file(file(part)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+            _ => {}
+        }
+    }
     write_words(&file(PARTS[0]), &index.offsets, u64::to_le_bytes)?;
     write_words(&file(PARTS[1]), &index.rows, u64::to_le_bytes)?;
     write_words(&file(PARTS[2]), &index.slots, u32::to_le_bytes)?;
@@ -121,16 +150,29 @@ fn file_checksum(path: &Path) -> std::io::Result<u32> {
 }
 
 /// Writes `manifest` beside the table at `dir` and renames it over the table's:
-/// the reader sees the old manifest or the new one, never a part of either.
-fn commit(dir: &Path, manifest: &Manifest) -> std::io::Result<()> {
+/// the reader sees the old manifest or the new one, never a part of either. The
+/// rename takes `new` (the files it makes the table's, the temporary manifest among
+/// them) off what an interrupt removes, at once ([`keep_after`]). (The caller
+/// removes them when this fails, and syncs the directory when it does not.)
+fn commit(dir: &Path, manifest: &Manifest, new: &[PathBuf]) -> std::io::Result<()> {
+    let tmp = temporary_manifest(dir);
+    let json = manifest.to_json().to_string();
+    let _ = std::fs::remove_file(&tmp); // a killed process's of the same id
+    write_file(&tmp, [json.as_bytes()])?;
+    keep_after(new, || std::fs::rename(&tmp, dir.join(MANIFEST)))
+}
+
+/// `.NAME.manifest-PID` beside the table at `dir`, NAME cut so that the whole is a
+/// file name (at most 255 bytes) whatever the table's name (a character is not cut).
+fn temporary_manifest(dir: &Path) -> PathBuf {
     let name = dir
         .file_name()
         .map_or("table".into(), |n| n.to_string_lossy());
-    let tmp: PathBuf = dir.with_file_name(format!(".{name}.manifest-{}", std::process::id()));
-    let json = manifest.to_json().to_string();
-    write_file(&tmp, [json.as_bytes()])?;
-    std::fs::rename(&tmp, dir.join(MANIFEST))?;
-    std::fs::File::open(dir)?.sync_all()
+    let mut end = name.len().min(255 - 21); // `.`, `.manifest-` and a process id
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    dir.with_file_name(format!(".{}.manifest-{}", &name[..end], std::process::id()))
 }
 
 #[cfg(test)]

@@ -7,8 +7,8 @@
 //!          float64, date, bool; empty = NULL; a string stays text)
 //! with an index:  hash the key (a string: its bytes) -> probe the slots -> the group
 //!                 whose first row holds the key -> that group's rows, in row order
-//! without:        every row, its key compared with VALUE's (a text column: its
-//!                 bytes with VALUE's)
+//! without:        every row, its key compared with VALUE's (a zero: with 0's and
+//!                 -0's; a text column: its bytes with VALUE's)
 //! ```
 //!
 //! The index touches only the matching rows (and their values); the scan reads the
@@ -19,7 +19,7 @@ use harness::query::key_text;
 use crate::hash_index::{IndexFiles, hash_key};
 use crate::splayed::encode::{Bits, ColumnChunk, Out, push_typed};
 use crate::splayed::error::TableError;
-use crate::splayed::rows::{Selection, key_is};
+use crate::splayed::rows::{Selection, key_of, zero_is_zero, zero_keys};
 use crate::splayed::scan::{ColumnFiles, Table};
 use crate::splayed::types::ColumnType;
 
@@ -29,22 +29,35 @@ use crate::splayed::types::ColumnType;
 pub struct Where<'a> {
     /// The column's name or 1-based position.
     pub column: &'a str,
-    /// The text its value must equal; empty: NULL (an empty field).
-    pub value: &'a str,
+    /// The bytes its value must equal, as the argument gives them (a key need not
+    /// be UTF-8); empty: NULL (an empty field).
+    pub value: &'a [u8],
 }
 
 impl<'a> Where<'a> {
-    /// Parses `COLUMN=VALUE`.
+    /// Parses `COLUMN=VALUE` from the argument's bytes: VALUE is taken byte for byte
+    /// (`$'caf\xe9'` in bash passes the byte E9; `'\xe9'` is four characters, as in
+    /// the file), COLUMN must be text.
     ///
     /// # Errors
-    /// [`TableError::Where`] when there is no `=`.
-    pub fn parse(text: &'a str) -> Result<Where<'a>, TableError> {
-        match text.split_once('=') {
-            Some((column, value)) => Ok(Where { column, value }),
-            None => Err(TableError::Where(format!(
-                "{text:?} is not COLUMN=VALUE (e.g. --where category=books)"
-            ))),
-        }
+    /// [`TableError::Where`] when there is no `=`, or COLUMN is not UTF-8.
+    pub fn parse(text: &'a [u8]) -> Result<Where<'a>, TableError> {
+        let Some(at) = text.iter().position(|&b| b == b'=') else {
+            return Err(TableError::Where(format!(
+                "{:?} is not COLUMN=VALUE (e.g. --where category=books)",
+                key_text(text)
+            )));
+        };
+        let column = std::str::from_utf8(&text[..at]).map_err(|_| {
+            TableError::Where(format!(
+                "the column {:?} is not UTF-8 text: name it by its position (1 is the first)",
+                key_text(&text[..at])
+            ))
+        })?;
+        Ok(Where {
+            column,
+            value: &text[at + 1..],
+        })
     }
 }
 
@@ -61,8 +74,9 @@ pub enum Access {
 
 /// VALUE's key in a column of type `ty` (not `string`): parsed as the load parses
 /// the column's fields, so `--where value=1.50` finds the rows of `1.5` in a
-/// decimal column (an int64 column holds canonical integers only: `07` is refused).
-fn typed_key(ty: ColumnType, value_text: &str, column: &str) -> Result<[u8; 16], TableError> {
+/// decimal column (an int64 column holds canonical integers only: `07` is refused),
+/// and `-0` those of `0` ([`zero_is_zero`]).
+fn typed_key(ty: ColumnType, text: &[u8], column: &str) -> Result<[u8; 16], TableError> {
     let (mut value, mut exact) = ([0u8; 8], [0u8; 16]);
     let mut one = ColumnChunk {
         values: Out::new(&mut value),
@@ -72,16 +86,17 @@ fn typed_key(ty: ColumnType, value_text: &str, column: &str) -> Result<[u8; 16],
         offset_width: 8,
         valid: Bits::default(),
     };
-    if !push_typed(&mut one, ty, value_text.as_bytes()) {
+    if !push_typed(&mut one, ty, text) {
         return Err(TableError::Where(format!(
-            "{value_text:?} is not a value of column {column:?}, which is {ty}"
+            "{:?} is not a value of column {column:?}, which is {ty}",
+            key_text(text)
         )));
     }
     let mut key = [0u8; 16];
     let filled = one.values.filled();
     key[..filled.len()].copy_from_slice(filled);
     key[15] = u8::from(one.valid.get(0));
-    Ok(key)
+    Ok(zero_is_zero(ty, key))
 }
 
 // ANCHOR: select
@@ -101,7 +116,7 @@ pub fn select<'t>(
     };
     let k = table.column_index(filter.column)?;
     let column = table.column(k)?;
-    let text = filter.value.as_bytes();
+    let text = filter.value;
     let string = column.ty == ColumnType::String;
     if let Some(index) = index.filter(|index| index.column == k) {
         let key = if string {
@@ -117,7 +132,7 @@ pub fn select<'t>(
             };
             let row = u64::from_le_bytes(first.try_into().expect("8")) as usize;
             match key {
-                Some(key) => key_is(column, row, &key),
+                Some(key) => key_of(column, row) == key,
                 None => table.symbol(symbol_id(column, row)) == text,
             }
         };
@@ -147,6 +162,10 @@ pub fn select<'t>(
     } else {
         typed_key(column.ty, filter.value, filter.column)?
     };
+    // A zero is stored as 0 or as -0: both are rows of zero.
+    if let Some(keys) = zero_keys(column.ty, key) {
+        return Ok((Selection::ScanZero { column, keys }, Access::Scan));
+    }
     Ok((Selection::Scan { column, key }, Access::Scan))
 }
 // ANCHOR_END: select
@@ -168,7 +187,7 @@ pub fn describe(filter: Option<Where<'_>>, access: Access, rows: u64) -> String 
     format!(
         "{}={}: {rows} rows, {how} {:?}",
         filter.column,
-        key_text(filter.value.as_bytes()),
+        key_text(filter.value),
         filter.column
     )
 }

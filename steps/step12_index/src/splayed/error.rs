@@ -3,7 +3,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use harness::query::{QueryError, key_text};
+use harness::query::{COMMON_NULLS, QueryError, key_text};
 use serde_json::{Value, json};
 
 use crate::splayed::date;
@@ -100,6 +100,29 @@ impl fmt::Display for TableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TableError::Io(e) => e.fmt(f),
+            // A value of the table that is not a number: no line or byte to name.
+            TableError::Query(QueryError::InvalidNumber {
+                record,
+                place: None,
+                column,
+                text,
+            }) => {
+                write!(
+                    f,
+                    "record {record}, column {column:?}: {:?} is not a finite decimal number \
+                     (a table keeps no line or byte offset of its CSV, so the record is all \
+                     it can name; the query over the CSV names them)",
+                    key_text(text)
+                )?;
+                match std::str::from_utf8(text) {
+                    Ok(marker) if COMMON_NULLS.contains(&marker) => write!(
+                        f,
+                        "; if {marker:?} marks a missing value, load the CSV again with \
+                         --null '{marker}'"
+                    ),
+                    _ => Ok(()),
+                }
+            }
             TableError::Query(e) => e.fmt(f),
             TableError::Type {
                 record,
@@ -177,7 +200,7 @@ pub(crate) fn invalid_number(
     };
     QueryError::InvalidNumber {
         record: row as u64 + 1,
-        place: None, // a table keeps no lines or offsets
+        place: None, // a table keeps no lines or offsets: said so in the message
         column: column.to_string(),
         text,
     }

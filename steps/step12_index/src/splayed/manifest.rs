@@ -159,8 +159,8 @@ impl Manifest {
     /// The bounds a reader relies on before it maps a file, whatever the checksums
     /// say (a manifest written by another program can carry its own): a file's size,
     /// `rows` times a row's bytes, fits a `u64`; every symbol id fits a `u32`; a
-    /// column's `id_bound`, the size of the query's array, is at most `symbols`; and
-    /// a column has at most `rows` NULLs.
+    /// column's `id_bound`, the size of the query's array, is at most `symbols`; a
+    /// column has at most `rows` NULLs, and a string or text column none.
     fn check_bounds(&self) -> Result<(), String> {
         // 16 bytes a row is the widest file (a float64's exact sums).
         if self.rows > u64::MAX / 16 {
@@ -208,6 +208,13 @@ impl Manifest {
                 return Err(format!(
                     "column {name:?} has {} NULLs in {} rows",
                     c.nulls, self.rows
+                ));
+            }
+            // A string or text column has no validity bits, so no NULLs to count.
+            if !c.ty.has_validity() && c.nulls != 0 {
+                return Err(format!(
+                    "column {name:?} is {}, which holds no NULLs, but has {} of them",
+                    c.ty, c.nulls
                 ));
             }
         }

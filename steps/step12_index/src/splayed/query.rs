@@ -144,6 +144,10 @@ fn run_with<S: Slots>(
                 let rows = range.filter(|&i| key_is(column, i, key));
                 aggregate(table, values, rows, state);
             }
+            Piece::FilterEither(range, column, [a, b]) => {
+                let rows = range.filter(|&i| key_is(column, i, a) || key_is(column, i, b));
+                aggregate(table, values, rows, state);
+            }
             Piece::FilterText(range, column, text) => {
                 let rows = range.filter(|&i| column.text_at(i) == text);
                 aggregate(table, values, rows, state);

@@ -7,6 +7,7 @@
 //! ```text
 //! All          rows 0..n, a range per task
 //! Scan         rows 0..n, a range per task, each row's key compared (key_is)
+//! ScanZero     the same, each row's key compared with a zero's two keys (0, -0)
 //! ScanText     the same for a text column, each row's bytes compared
 //! List         the listed rows (u64 LE row numbers), a slice of the list per task
 //! ```
@@ -14,6 +15,7 @@
 use std::ops::Range;
 
 use crate::splayed::scan::ColumnFiles;
+use crate::splayed::types::ColumnType;
 
 /// The rows a query reads.
 pub enum Selection<'t> {
@@ -29,6 +31,14 @@ pub enum Selection<'t> {
         /// stores them, and a last byte 1 for a value, 0 for NULL (a string's value
         /// is its symbol id).
         key: [u8; 16],
+    },
+    /// The rows whose key in `column` is either of `keys`, found by testing each: a
+    /// zero of a `decimal` or `float64` column, stored as 0 or as -0 ([`zero_keys`]).
+    ScanZero {
+        /// The column's files.
+        column: &'t ColumnFiles,
+        /// The two keys of zero, as [`Selection::Scan`] keys them.
+        keys: [[u8; 16]; 2],
     },
     /// The rows of a `text` column whose bytes are `text`, found by testing each.
     ScanText {
@@ -47,6 +57,8 @@ pub enum Piece<'s> {
     Range(Range<usize>),
     /// These rows, those whose key in the column is the key.
     Filter(Range<usize>, &'s ColumnFiles, &'s [u8; 16]),
+    /// These rows, those whose key in the column is either key.
+    FilterEither(Range<usize>, &'s ColumnFiles, &'s [[u8; 16]; 2]),
     /// These rows, those whose bytes in the `text` column are these.
     FilterText(Range<usize>, &'s ColumnFiles, &'s [u8]),
     /// These row numbers (little-endian `u64`s).
@@ -61,6 +73,7 @@ impl Selection<'_> {
             Selection::All => Piece::Range(share(rows)),
             Selection::Nothing => Piece::Range(0..0),
             Selection::Scan { column, key } => Piece::Filter(share(rows), column, key),
+            Selection::ScanZero { column, keys } => Piece::FilterEither(share(rows), column, keys),
             Selection::ScanText { column, text } => Piece::FilterText(share(rows), column, text),
             Selection::List(list) => {
                 let words = share(list.len() / 8);
@@ -91,14 +104,50 @@ pub fn key_is(column: &ColumnFiles, i: usize, key: &[u8; 16]) -> bool {
 // ANCHOR_END: key_is
 
 // ANCHOR: key_of
-/// Row `i`'s key in `column`, as [`key_is`] compares it: its value's bytes (zeros
-/// under a NULL) and a last byte 1 for a value, 0 for NULL. A `text` column has
-/// none: its values are of any length.
+/// Row `i`'s key in `column`, as the index groups it: its value's bytes (zeros
+/// under a NULL) and a last byte 1 for a value, 0 for NULL, a zero's as 0's
+/// whatever its sign ([`zero_is_zero`]). A `text` column has none: its values are
+/// of any length.
 pub fn key_of(column: &ColumnFiles, i: usize) -> [u8; 16] {
     let w = column.width;
     let mut key = [0u8; 16];
     key[..w].copy_from_slice(&column.values[w * i..w * i + w]);
     key[15] = u8::from(column.is_valid(i));
-    key
+    zero_is_zero(column.ty, key)
 }
 // ANCHOR_END: key_of
+
+// ANCHOR: zero_is_zero
+/// `key` with a negative zero made 0: a `decimal` column stores `-0.00` as
+/// `i64::MIN` and a `float64` column as the bits of `-0.0`, so that the column gives
+/// back the field's `f64`; but -0 equals 0, as MIN and MAX compare them, and
+/// `--where value=0` selects both.
+pub fn zero_is_zero(ty: ColumnType, mut key: [u8; 16]) -> [u8; 16] {
+    let negative_zero = match ty {
+        ColumnType::Decimal { .. } => i64::MIN.to_le_bytes(),
+        ColumnType::Float64 => (-0.0f64).to_le_bytes(),
+        _ => return key,
+    };
+    if key[..8] == negative_zero && key[15] == 1 {
+        key[..8].fill(0);
+    }
+    key
+}
+
+/// The two keys of a zero in a column of type `ty`, 0's and -0's as the column
+/// stores them, when `key` is a zero of a `decimal` or `float64` column (as
+/// [`zero_is_zero`] leaves it); `None` for any other key.
+pub fn zero_keys(ty: ColumnType, key: [u8; 16]) -> Option<[[u8; 16]; 2]> {
+    let negative_zero = match ty {
+        ColumnType::Decimal { .. } => i64::MIN.to_le_bytes(),
+        ColumnType::Float64 => (-0.0f64).to_le_bytes(),
+        _ => return None,
+    };
+    let zero = zero_is_zero(ty, key);
+    (zero[..8] == [0; 8] && zero[15] == 1).then(|| {
+        let mut negative = zero;
+        negative[..8].copy_from_slice(&negative_zero);
+        [zero, negative]
+    })
+}
+// ANCHOR_END: zero_is_zero

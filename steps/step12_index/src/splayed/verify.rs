@@ -6,7 +6,7 @@
 use crate::exact::fixed_to_f64;
 use crate::splayed::date;
 use crate::splayed::error::TableError;
-use crate::splayed::layout::MANIFEST;
+use crate::splayed::layout::{MANIFEST, SYMBOL_BYTES};
 use crate::splayed::scan::{ColumnFiles, Table, offset_at};
 use crate::splayed::types::ColumnType;
 
@@ -14,7 +14,8 @@ impl Table {
     /// Checks the whole table, as the `verify` subcommand does: maps every column's
     /// files, each checked against its size and its checksum in the manifest
     /// (`map_exact`), reads every value a query relies on against its bounds
-    /// (`check_values`), and finds every file of the directory in the manifest.
+    /// (`check_values`), finds every symbol once, and every file of the directory in
+    /// the manifest.
     /// Returns the files and bytes checked, the manifest not counted.
     ///
     /// # Errors
@@ -25,6 +26,17 @@ impl Table {
             self.check_values(k, self.column(k)?)?;
         }
         let not = |why: String| TableError::NotATable(self.dir.clone(), why);
+        // A load stores each string once: a symbol twice would be two groups of one
+        // key, and `--where` would find one of them.
+        let mut seen = hashbrown::HashMap::with_capacity(self.manifest.symbols as usize);
+        for id in 0..self.manifest.symbols as u32 {
+            if let Some(first) = seen.insert(self.symbol(id), id) {
+                return Err(not(format!(
+                    "{SYMBOL_BYTES}: symbol {id} is symbol {first}'s string again, which \
+                     a load stores once"
+                )));
+            }
+        }
         let mut bytes = 0;
         for entry in std::fs::read_dir(&self.dir).map_err(TableError::io_at(&self.dir))? {
             let entry = entry.map_err(TableError::io_at(&self.dir))?;

@@ -16,7 +16,8 @@
 //!          chunk's local ids rewritten as symbol ids, in place                 intern
 //! write:   the maps unmapped and the files synced, one task per column, the
 //!          symbols beside them; the manifest last; then one rename makes the
-//!          table appear, complete                                              write
+//!          table appear, complete (the staging directory is marked as the
+//!          load's from its creation to the rename)                      write, marker
 //! a field that breaks a guessed type (pass 2): the whole load again, no guess
 //! ```
 //!
@@ -39,6 +40,7 @@ use crate::splayed::types::ColumnType;
 
 mod files;
 mod intern;
+pub mod marker;
 mod pass1;
 mod pass2;
 mod plan;
@@ -47,13 +49,13 @@ mod write;
 pub use pass1::SAMPLE_BYTES;
 pub use plan::LOAD_CHUNK;
 pub use write::{
-    keep_on_interrupt, remove_on_interrupt, remove_staging_on_interrupt, temporary_dir,
+    keep_after, keep_on_interrupt, remove_on_interrupt, remove_staging_on_interrupt, temporary_dir,
 };
 
 use files::{chunk_windows, create_column_files, joined_valid};
 use pass1::{Guess, column_types, guess_types, infer_pass};
 use plan::{Pass, load_split, read_header, resolve_schema};
-use write::{Staging, Written, manifest, write_table};
+use write::{Staging, Written, check_target, manifest, write_table};
 
 /// How to load: the threads and chunks, and the types given for some columns.
 #[derive(Clone, Debug, Default)]
@@ -174,9 +176,7 @@ fn load_once(
         *phase = clock.elapsed().as_secs_f64();
         clock = Instant::now();
     };
-    if dir.exists() {
-        return Err(TableError::Exists(dir.to_path_buf()));
-    }
+    check_target(dir)?;
     let split = options.split.unwrap_or_else(Split::all_cores);
     let delimiter = options.dialect.delimiter;
     let (names, header_end) = read_header(input, options.no_header, delimiter)?;
