@@ -32,9 +32,10 @@ pub fn sections(root: &Path) -> Result<Files> {
              body, then run the check: it rebuilds the step, runs its unit tests, the \
              gate and the exercise's test families, and says what failed and one more \
              hint (exit status 0 only when all pass; then it also compares your speed \
-             with the step's own). `cargo x exercise list` shows where you stand; `git \
-             diff` shows your work. One exercise at a time: `solve` one before you \
-             `start` the next.\n",
+             with the step's own). `cargo x exercise list` shows where you stand; `cargo \
+             x exercise diff` (or `git diff`, while the exercise is live) shows your work \
+             against the stub. One exercise at a time: `solve` one before you `start` \
+             the next.\n",
         );
         for e in EXERCISES.iter().filter(|e| e.step == step) {
             text.push_str(&entry(root, e)?);
