@@ -35,7 +35,9 @@ pub fn sections(root: &Path) -> Result<Files> {
              with the step's own). `cargo x exercise list` shows where you stand; `cargo \
              x exercise diff` (or `git diff`, while the exercise is live) shows your work \
              against the stub. One exercise at a time: `solve` one before you `start` \
-             the next.\n",
+             the next. Before the first, `cargo x exercise prefetch` builds every \
+             step's check once, so that each `start` and `check` rebuilds only its \
+             step.\n",
         );
         for e in EXERCISES.iter().filter(|e| e.step == step) {
             text.push_str(&entry(root, e)?);

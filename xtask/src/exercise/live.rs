@@ -12,6 +12,8 @@
 //!   lines; `solve` puts this entry back.
 //! - `status`: the last check's verdict ([`super::status`]).
 //! - `yours-N.rs`: the learner's file as it was at each `reset` or `solve`.
+//! - `solved`: written by `solve`, which ends the exercise: `green` when the last
+//!   check was, for `list`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -37,6 +39,11 @@ fn start_copy(root: &Path, e: &Exercise) -> PathBuf {
 
 fn index_copy(root: &Path, e: &Exercise) -> PathBuf {
     state_dir(root, e).join("index")
+}
+
+/// `target/exercises/NAME/solved`: the exercise ended with `solve`.
+pub(super) fn solved_path(root: &Path, e: &Exercise) -> PathBuf {
+    state_dir(root, e).join("solved")
 }
 
 /// The step's binary saved by `start`.
@@ -261,6 +268,7 @@ pub fn start(root: &Path, e: &Exercise) -> Result {
 fn stub_in_place(root: &Path, e: &Exercise, text: &str) -> Result<bool> {
     let rel = rel_file(e);
     let stubbed = anchor::stub(text, e)?;
+    let _ = std::fs::remove_file(solved_path(root, e));
     let entry = index_entry(root, &rel);
     if let Some(entry) = &entry {
         write(&index_copy(root, e), entry)?;
@@ -339,6 +347,7 @@ pub fn solve(root: &Path, e: &Exercise) -> Result {
     if !is_live(root, e) && !anchor::is_stubbed(&current, e) {
         return Err(failed!("{} is not started", e.name));
     }
+    let green = super::status::status(root, e) == super::status::Status::Green;
     let step = step_text(root, e)?;
     keep(root, e, &current, &step)?;
     let solved = anchor::with_region_of(&current, &step, e)?;
@@ -351,12 +360,17 @@ pub fn solve(root: &Path, e: &Exercise) -> Result {
     for done in [
         start_copy(root, e),
         index_copy(root, e),
+        state_dir(root, e).join("stub.rs"),
         reference,
         stamp,
         super::status::status_path(root, e),
     ] {
         let _ = std::fs::remove_file(done);
     }
+    write(
+        &solved_path(root, e),
+        if green { "green\n" } else { "not green\n" },
+    )?;
     println!(
         "exercise {}: the step's body is back in {rel}; the exercise has ended",
         e.name
@@ -529,6 +543,10 @@ mod tests {
         assert!(!is_live(&dir, e));
         assert_eq!(read(&state_dir(&dir, e).join("yours-2.rs")).unwrap(), mine);
         assert_eq!(has_changes(&dir, &rel_file(e)), Some(false));
+        assert_eq!(
+            super::super::status::status(&dir, e),
+            super::super::status::Status::Solved
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -591,6 +609,25 @@ mod tests {
             git(&dir, &["status", "--porcelain", "--", &rel]).unwrap(),
             ""
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn list_shows_an_exercise_solved_after_a_green_check_as_done() {
+        if std::env::var_os("CARGO_TARGET_DIR").is_some() {
+            return;
+        }
+        use super::super::status::{Status, save, status};
+        let e = &EXERCISES[0];
+        let dir = checkout(e, "done");
+        let step = read(&dir.join(rel_file(e))).unwrap();
+        write(&start_copy(&dir, e), &step).unwrap();
+        stub_in_place(&dir, e, &step).unwrap();
+        write(&dir.join(rel_file(e)), &step).unwrap(); // the learner's body
+        save(&dir, e, Status::Green, 2);
+        assert_eq!(status(&dir, e), Status::Green);
+        solve(&dir, e).unwrap();
+        assert_eq!(status(&dir, e), Status::Done);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

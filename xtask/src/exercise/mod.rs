@@ -7,7 +7,7 @@
 //! `target/exercises/NAME/` (`live.rs`).
 //!
 //! - `list`: every exercise, its step, its chapter and its status (not started,
-//!   todo, edited since the last check, red, green).
+//!   todo, edited since the last check, red, green, or ended by `solve`).
 //! - `start NAME`: builds the step's check and saves its binary (the reference for
 //!   the speed comparison), then stubs the function. Refused when the file has
 //!   uncommitted changes or another exercise of the step is live.
