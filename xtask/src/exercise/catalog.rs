@@ -30,7 +30,9 @@ pub struct Exercise {
     /// Environment of the check: the portable SIMD tier for the bitmap exercises, so
     /// that the gate runs the learner's code on every machine, ARM included.
     pub env: &'static [(&'static str, &'static str)],
-    /// Hints, gentlest first; the first is also the stub's `todo!` message.
+    /// Hints, gentlest first; the first is also the stub's `todo!` message. They guide
+    /// (where to look, what to watch for) and never spell out the body; every name
+    /// they use is one of the step's ([`super::names`] checks).
     pub hints: &'static [&'static str],
 }
 
@@ -64,8 +66,7 @@ pub const EXERCISES: &[Exercise] = &[
         env: &[],
         hints: &[
             "field k runs from where field k-1 ends (0 for the first field) to ends[k]",
-            "`ends` holds exclusive ends, so field 0 is `bytes[..ends[0]]`",
-            "`let start = if k == 0 { 0 } else { self.ends[k - 1] };` then slice",
+            "`ends` holds exclusive ends, so field 0 is `bytes[..ends[0]]`: borrow a range of the buffer, copy nothing",
         ],
     },
     Exercise {
@@ -108,7 +109,7 @@ pub const EXERCISES: &[Exercise] = &[
         hints: &[
             "start after the opening quote; a quote followed by another quote is a pair, skip both",
             "the first quote that is not followed by a quote closes the field",
-            "return (&raw[1..i], &raw[i + 1..]) for the closing quote at i",
+            "the inside excludes both quotes, and the rest starts right after the closing one; `raw.get(i + 1)` looks ahead without running past the end",
         ],
     },
     Exercise {
@@ -127,9 +128,9 @@ pub const EXERCISES: &[Exercise] = &[
                  the step's unit tests (which also check that plain fields are borrowed)",
         env: &[],
         hints: &[
-            "if !self.needs_unescape, return Cow::Borrowed(self.raw)",
+            "a field with nothing to unescape is its raw bytes, borrowed (`Cow::Borrowed`): no allocation",
             "split_quoted(self.raw) gives the inside (pairs doubled) and the tail",
-            "inside the quotes every quote is half of a pair: keep one of each two",
+            "inside the quotes every quote is half of a pair: keep one of each two; `cooked_len` tells the capacity to reserve",
         ],
     },
     Exercise {
@@ -149,8 +150,8 @@ pub const EXERCISES: &[Exercise] = &[
         env: &[],
         hints: &[
             "XOR with the byte broadcast to all eight bytes (LO * u64::from(byte)) turns the matches into zero bytes",
-            "then the zero-byte test: (v - 0x01..01) & !v & 0x80..80",
-            "use wrapping_sub: the subtraction borrows across bytes on purpose",
+            "then the doc comment's zero-byte test on that word, with the constants `LO` and `HI`",
+            "the subtraction borrows across bytes on purpose: `wrapping_sub`, or the dev build panics on the overflow",
         ],
     },
     Exercise {
@@ -201,19 +202,22 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/table.rs",
         anchor: "table_entry",
         title: "The GROUP BY table's probe",
-        task: "Write `GroupTable::find`: the group of `key` by linear probing from the \
-               slot its hash picks, skipping slots whose tag differs and comparing the key's \
-               words (and for a key longer than 16 bytes its bytes) only where the tag \
-               matches; on the first empty slot, the key is new: insert it there.",
+        task: "Write `GroupTable::entry`: the accumulator of `key`, by linear probing. \
+               The key's `hash` (FNV-1a over its bytes) picks the first slot (`slot_of`); a \
+               slot holds a tag, the hash's low 32 bits, and a group number plus one (0: \
+               empty). Walk the slots from there: a slot whose tag differs is another key's; \
+               where the tag matches, compare the key's bytes with the group's (`key`); at \
+               the first empty slot the key is new, and its group is created there \
+               (`insert`).",
         tests: &["query"],
         checks: "the step's unit tests (the table against a `HashMap` through growth; keys \
-                 that share prefixes; keys read in place; a million keys) and the query \
-                 tests (files of 1 to 100,000 distinct keys of every shape)",
+                 that share prefixes; long keys that differ in the middle; keys whose hashes \
+                 collide; a million keys) and the query tests",
         env: &[],
         hints: &[
-            "words.hash(key); the tag is the hash's low 32 bits; the first slot is slot_of(hash)",
-            "a slot (tag, 0) is empty: return self.insert(i, tag, words, key), which grows the slots when needed",
-            "where the tag matches, holds(group - 1, words, key) decides; else i = (i + 1) & mask",
+            "hash the key once: the tag and the first slot both come from that hash, and the slot after i is i + 1 masked to the table's power-of-two size",
+            "an empty slot ends the probe: the key is new, and `insert` creates its group there (growing the slots when they are half full) and returns its number",
+            "compare tags before bytes: a slot of another key then costs one compare of 32 bits, and the bytes are compared only for a likely match",
         ],
     },
     Exercise {
@@ -233,7 +237,7 @@ pub const EXERCISES: &[Exercise] = &[
         env: &[("CSV_TIER", "portable")],
         hints: &[
             "bits ^= bits << 1 makes bit i the XOR of bits i-1 and i",
-            "double the shift each time: 1, 2, 4, 8, 16, 32",
+            "after a step with shift s, bit i holds the XOR of the 2s bits that end at i: double the shift until that covers 64",
         ],
     },
     Exercise {
@@ -274,9 +278,9 @@ pub const EXERCISES: &[Exercise] = &[
                  `parse_decimal`, the same bits) and the query tests",
         env: &[],
         hints: &[
-            "v * 10 + (v >> 8) puts ten times each digit plus its right neighbour in every byte; keep the even bytes with 0x00FF_00FF_00FF_00FF",
-            "the same again on 16-bit lanes: v * 100 + (v >> 16), keep 0x0000_FFFF_0000_FFFF",
-            "last: v * 10_000 + (v >> 32), keep the low 32 bits; 99,999,999 < 2^32, so nothing spills",
+            "the first digit is in the low byte, so a digit's successor is the byte above it: a shift right by 8 brings each next digit down onto the one before",
+            "one step makes each even byte ten times its digit plus the next; mask away the odd bytes, which now hold sums that mean nothing, before the next step",
+            "the next steps do the same on 16-bit lanes (times 100) and on the two 32-bit halves (times 10,000); 99,999,999 < 2^32, so nothing spills",
         ],
     },
     Exercise {
@@ -321,7 +325,7 @@ pub const EXERCISES: &[Exercise] = &[
         hints: &[
             "the rows were written with non-temporal stores: `scattered.seal()` before reading them",
             "`table.partitions(bits)` gives, for each partition, the numbers of the table's groups in it; `table.group(n)` gives a group's key and accumulator",
-            "for each partition: reset one table for its groups and rows, merge the table's accumulators into it (`Acc::merge`), add each row (`Number::Fixed(row.value)` under `row.key(input)`), then push `to_builder()` to the parts",
+            "one small table serves every partition in turn (`reset` to the partition's size); the table's groups come with their accumulators (`Acc::merge`), the rows with a key in the input (`row.key(input)`) and a value parsed already (`Number::Fixed`)",
         ],
     },
     Exercise {
@@ -342,7 +346,8 @@ pub const EXERCISES: &[Exercise] = &[
                  the step's unit tests (against a byte-at-a-time oracle) and the chunk tests",
         env: &[],
         hints: &[
-            "the simple answer is correct: run(input, origin, from, to, STATES, delimiter) gives all five, in the order of STATES",
+            "each entry answers one question: had the chunk started in that state, where would it end, and where would its first record start? `run` answers it for the start states it is given",
+            "write a correct version first, whatever it costs, and check it; then make it fast: which start states can still differ after the chunk's first byte?",
             "after a first byte that is neither a quote nor a CR, StartRecord, StartField, Unquoted and QuoteInQuoted all end up in the same state",
             "only StartRecord may have its first record start at `from` itself, and only when from is the origin or follows an LF",
         ],
@@ -408,9 +413,9 @@ pub const EXERCISES: &[Exercise] = &[
                  the index and by a scan give one answer)",
         env: &[],
         hints: &[
-            "the length is (2 * groups).next_power_of_two().max(2); start from vec![0u32; len]",
-            "the first slot to try is hash_of(g) as usize & (len - 1); step with (s + 1) & (len - 1)",
-            "store g as u32 + 1: 0 is kept for an empty slot",
+            "the length is a power of two (`next_power_of_two`) of at least twice the groups, and at least 2; every slot starts empty",
+            "with a power-of-two length, `& (len - 1)` is the remainder: it picks a group's first slot from hash_of(g), and wraps the probe around the end",
+            "a slot holds the group number plus one, since 0 is kept for an empty slot",
         ],
     },
     Exercise {
@@ -430,7 +435,7 @@ pub const EXERCISES: &[Exercise] = &[
                  query tests",
         env: &[],
         hints: &[
-            "the simple way: keep the current state, and per byte c = class(input, i); starts_row(state, c) is the bit",
+            "the simple way: keep the current state, and per byte its class, class(input, i, delimiter); starts_row(state, class) is the bit",
             "for the function, run all five start states side by side, or compose with the Compact tables",
             "Compact::get() has `then[f * 5 + c]` (the function after one more byte) and `state[f * 5 + s]`; tables.packed(f) gives a Packed",
         ],

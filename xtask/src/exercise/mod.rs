@@ -32,6 +32,7 @@ mod book;
 mod catalog;
 mod check;
 mod live;
+mod names;
 mod report;
 mod status;
 mod verify;
