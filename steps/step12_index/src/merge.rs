@@ -40,6 +40,7 @@ const PARTS_PER_WORKER: usize = 8;
 const PART_GROUPS: usize = 1 << 13;
 
 // ANCHOR: merge
+// ANCHOR: exercise_merge
 /// The answer of `tables`, the tables of the threads that aggregated the chunks,
 /// and of `scattered`, the rows they set aside ([`crate::scatter`]), whose keys lie
 /// in `input`, merged on `threads` workers.
@@ -97,6 +98,7 @@ pub fn merge(
     drop((tables, partitions, scattered));
     GroupsBuilder::finish_parts(parts)
 }
+// ANCHOR_END: exercise_merge
 // ANCHOR_END: merge
 
 #[cfg(test)]

@@ -62,7 +62,7 @@ fn entry(root: &Path, e: &Exercise) -> Result<String> {
     }
     hints.push_str(&"\n</details>".repeat(e.hints.len()));
     Ok(format!(
-        "\n#### {title} (`{name}`)\n\n\
+        "\n#### {title} (`{name}`, {level})\n\n\
          {task}\n\n\
          - Start: `cargo x exercise start {name}`, then edit `{dir}/{file}`, the \
          function that says `todo!()`.\n\
@@ -77,6 +77,7 @@ fn entry(root: &Path, e: &Exercise) -> Result<String> {
          ```\n\n\
          </details>\n",
         title = e.title,
+        level = e.level_name(),
         name = e.name,
         task = e.task,
         file = e.file,

@@ -19,6 +19,9 @@ pub struct Exercise {
     pub anchor: &'static str,
     /// A title for the book and the list.
     pub title: &'static str,
+    /// How hard it is, for a workshop's plan: 1, a warm-up of a few lines; 2, one
+    /// idea in tens of lines; 3, the longest (for the fast, or a second day).
+    pub level: u8,
     /// The task, as the book states it (Markdown).
     pub task: &'static str,
     /// The test families the check runs, besides the step's unit tests and the gate:
@@ -42,6 +45,15 @@ impl Exercise {
         format!("exercise_{}", self.anchor)
     }
 
+    /// The level in words: `warm-up`, `core`, `long`.
+    pub fn level_name(&self) -> &'static str {
+        match self.level {
+            1 => "warm-up",
+            2 => "core",
+            _ => "long",
+        }
+    }
+
     /// The book chapter of its step, from `book/src`.
     pub fn chapter(&self) -> String {
         format!("step{}.md", self.step)
@@ -57,6 +69,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/lib.rs",
         anchor: "record_buf_field",
         title: "One buffer for a whole record",
+        level: 1,
         task: "`RecordBuf` keeps every cooked field of a record back to back in one `Vec<u8>`, \
                and `ends[k]` says where field `k` ends. Write `RecordBuf::field(k)`: the bytes \
                of field `k`, borrowed from that buffer.",
@@ -76,6 +89,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/lib.rs",
         anchor: "for_each_record",
         title: "The one-pass state machine",
+        level: 3,
         task: "Write `for_each_record`: one pass over the bytes with the five `State`s, \
                pushing cooked bytes into one reused `RecordBuf`, ending fields at delimiters \
                and records at LF or CR LF, and calling `on_record` once per record. Blank \
@@ -99,6 +113,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/record.rs",
         anchor: "split_quoted",
         title: "Where a quoted field closes",
+        level: 2,
         task: "A field that needs unescaping is kept as written, from its opening quote: \
                `\"a\"\"b\"c`. Write `split_quoted`: the bytes between the quotes (with `\"\"` \
                pairs still doubled) and the bytes after the closing quote.",
@@ -119,6 +134,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/record.rs",
         anchor: "cooked",
         title: "Unescape only when you must",
+        level: 2,
         task: "Write `Field::cooked`: the field's bytes as the dialect means them. A field \
                that needs no unescaping is borrowed from the input (no allocation); one that \
                does is built once: the quoted part with each `\"\"` pair made one quote, then \
@@ -140,6 +156,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/scan.rs",
         anchor: "flag_bytes",
         title: "The has-zero-byte test (SWAR)",
+        level: 1,
         task: "Write `flag_bytes(word, byte)`: a `u64` with the high bit set in each byte of \
                `word` that equals `byte` (and perhaps in some bytes above a match), and zero \
                exactly when no byte equals `byte`. Eight bytes, three or four instructions, \
@@ -161,6 +178,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/scan.rs",
         anchor: "first_flagged",
         title: "Jump to the next special byte",
+        level: 2,
         task: "Write `first_flagged`: read `haystack` eight bytes at a time as little-endian \
                `u64` words, and return the index of the first byte that `flags` flags; the \
                last under-eight bytes go to `tail`, which returns an index within them.",
@@ -181,6 +199,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/value.rs",
         anchor: "parse_decimal",
         title: "A decimal straight from bytes",
+        level: 2,
         task: "Write `parse_decimal`: `[+-]digits[.digits]` to the correctly rounded `f64` \
                by Clinger's fast path, or `None` for anything else (the caller then asks \
                `fast-float2`). The doc comment says when the fast path is exact.",
@@ -202,6 +221,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/table.rs",
         anchor: "table_entry",
         title: "The GROUP BY table's probe",
+        level: 2,
         task: "Write `GroupTable::entry`: the accumulator of `key`, by linear probing. \
                The key's `hash` (FNV-1a over its bytes) picks the first slot (`slot_of`); a \
                slot holds a tag, the hash's low 32 bits, and a group number plus one (0: \
@@ -227,6 +247,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/blocks.rs",
         anchor: "prefix_xor",
         title: "The quote mask by prefix XOR",
+        level: 1,
         task: "Write `prefix_xor_shifts(bits)`: bit `i` of the result is the XOR of bits \
                `0..=i` of `bits`. Applied to a block's quote bits it sets exactly the bytes \
                inside quotes (simdjson's quote mask). The SIMD tiers get it from one \
@@ -247,6 +268,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/blocks.rs",
         anchor: "eq_bits",
         title: "Structural bitmaps, eight bytes at a time",
+        level: 2,
         task: "Write `eq_bits(word, byte)`: one bit per byte of `word` that equals `byte`, \
                in the low 8 bits, byte 0 lowest; every flag exact. It is the portable tier's \
                compare and movemask, and builds the quote, delimiter, CR and LF bitmaps \
@@ -269,6 +291,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/digits.rs",
         anchor: "eight",
         title: "Eight digits in three multiplies",
+        level: 2,
         task: "Write `eight(v)`: the number written by the eight digit values (0-9) in the \
                bytes of `v`, the most significant digit in the low byte. Combine neighbours \
                in every lane at once: pairs (times 10), then quads (times 100), then the two \
@@ -290,6 +313,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/exact.rs",
         anchor: "parse_fixed",
         title: "Decimals as exact integers",
+        level: 2,
         task: "Write `parse_fixed`: a plain decimal (`[+-]digits[.digits]`, at most 19 \
                digits, at most `SCALE` of them after the point) as an `i128` in units of \
                10^-18, so that the sum is exact whatever the order of the rows; `None` \
@@ -311,6 +335,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/merge.rs",
         anchor: "merge",
         title: "Each partition added up alone",
+        level: 2,
         task: "Write `merge`: the answer of the table and of the rows set aside, partition \
                by partition. A key's partition is the same bits of its hash for the table's \
                groups (`GroupTable::partitions`) and for the rows (`Scattered::part`), so each \
@@ -335,6 +360,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/chunks.rs",
         anchor: "transition",
         title: "A chunk's transition function",
+        level: 3,
         task: "Write `transition`: for each of the five start states, the state at the end \
                of the chunk `from..to` and its first record start, so that the chunks can be \
                parsed before anyone knows the state they start in (ParPaRaw's speculation). \
@@ -353,12 +379,46 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
+        name: "step10-merge",
+        step: 10,
+        step_dir: "steps/step10_parallel",
+        file: "src/merge.rs",
+        anchor: "merge",
+        title: "The threads' tables merged on every core",
+        level: 3,
+        task: "Write `merge`: one answer from the threads' tables and the rows they set \
+               aside. With no rows set aside and few groups (fewer than \
+               `ON_EVERY_CORE_FROM` in all, or one table, or one thread), merge the tables \
+               into the largest (`GroupBy::merge`) on this thread. Otherwise do what step \
+               9's `merge` does for one table, partition by partition, but on every core: \
+               each table's groups by partition (`GroupTable::partitions`), then each \
+               partition on a worker (`map_chunks`), which merges every table's groups of \
+               that partition and adds its rows set aside into one small table of its own; \
+               the parts are the answer (`GroupsBuilder::finish_parts`). The rows set aside \
+               chose the partitions' bits already (`Scattered::bits`); without them, choose \
+               enough partitions for `PARTS_PER_WORKER` a worker and about `PART_GROUPS` \
+               groups each.",
+        tests: &["query"],
+        checks: "the step's unit tests (the same answer on one thread and on several, at \
+                 fewer and at more groups than the merge on every core starts from; rows set \
+                 aside merge as if added in place) and the query tests (many keys set aside, keys that come back, every answer against \
+                 step 1's parser)",
+        env: &[],
+        hints: &[
+            "two paths: few groups merge into the largest table, whose groups then need no second lookup; many go partition by partition, as in step 9, with a worker per partition",
+            "`map_chunks` runs a closure for each number in `0..n` on the workers, each worker with a state of its own (`init`), and returns the results in order: once for the tables (their partitions), once for the partitions (their parts)",
+            "a partition's worker keeps one table as its state and `reset`s it for each partition it takes, to the sum of that partition's groups and rows over every thread",
+            "free the threads' tables and rows before `finish_parts` sorts the parts, so that the two are never held at once",
+        ],
+    },
+    Exercise {
         name: "step11-intern",
         step: 11,
         step_dir: "steps/step11_columnar",
         file: "src/splayed/symbols.rs",
         anchor: "local_intern",
         title: "A chunk's dictionary",
+        level: 2,
         task: "Write `LocalDict::intern`: the local id of `bytes`, a new one (the next \
                number) on first sight, with its bytes appended to the one blob and its hash \
                kept for the partitions. Look up with hashbrown's `HashTable`, which stores \
@@ -381,6 +441,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/splayed/symbols.rs",
         anchor: "number_in_order",
         title: "Symbols numbered by first occurrence",
+        level: 3,
         task: "Write `number_in_order`: walk the chunks in file order and each chunk's local \
                ids in order; a string that is its own first occurrence becomes the next \
                symbol (its bytes appended), any other takes the id of its first occurrence. \
@@ -402,6 +463,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/hash_index/build.rs",
         anchor: "slots",
         title: "The index's slots: open addressing",
+        level: 1,
         task: "Write `slots`: a table of a power of two slots, at least twice the groups \
                (and at least 2), each 0 (empty) or a group number + 1. Put the groups in \
                order, each at the slot its hash picks (`hash & (len - 1)`) or, when that one \
@@ -425,6 +487,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/tiles.rs",
         anchor: "process_tile",
         title: "A tile's transition function and row bitmap (CPU twin)",
+        level: 3,
         task: "Write `process_tile`, the CPU twin of one thread block: from the tile's start \
                state, set one bit per byte that starts a row (one `u32` word a slice), count \
                them, and return the tile's transition function over all five start states. \

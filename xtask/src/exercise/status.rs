@@ -127,14 +127,15 @@ pub(super) fn status(root: &Path, e: &Exercise) -> Status {
 /// `cargo x exercise list`.
 pub fn list(root: &Path) -> Result {
     println!(
-        "{:<24} {:>4}  {:<18} {:<6} title",
-        "exercise", "step", "chapter", "status"
+        "{:<24} {:>4}  {:<7}  {:<18} {:<6} title",
+        "exercise", "step", "level", "chapter", "status"
     );
     for e in EXERCISES {
         println!(
-            "{:<24} {:>4}  {:<18} {:<6} {}",
+            "{:<24} {:>4}  {:<7}  {:<18} {:<6} {}",
             e.name,
             e.step,
+            e.level_name(),
             format!("book/src/{}", e.chapter()),
             status(root, e).name(),
             e.title
@@ -147,6 +148,8 @@ pub fn list(root: &Path) -> Result {
         .collect();
     println!(
         "\n{} exercises.\n\
+         level:  warm-up, a few lines; core, one idea in tens of lines; long, for the fast\n\
+         \x20       or a second day\n\
          status: - not started; todo: the body still says todo!(); edited: changed since\n\
          \x20       the last check; red, green: the last check's verdict; done: green, then\n\
          \x20       ended by `solve`; solved: ended by `solve` before a green check\n\n\
