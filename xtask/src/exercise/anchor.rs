@@ -129,6 +129,13 @@ pub fn region<'t>(text: &'t str, e: &Exercise) -> Result<&'t str> {
     Ok(&text[spans(text, e)?.region])
 }
 
+/// The lines of `e`'s region in `text`, numbered from 1 as the compiler numbers them.
+pub fn region_lines(text: &str, e: &Exercise) -> Result<std::ops::RangeInclusive<usize>> {
+    let region = spans(text, e)?.region;
+    let line_of = |at: usize| text[..at].matches('\n').count() + 1;
+    Ok(line_of(region.start)..=line_of(region.end - 1))
+}
+
 /// `current` with `e`'s region replaced by the one in `from`: the stub put back, or
 /// the step's function, while whatever else the learner wrote in the file (a test of
 /// their own, say) stays.
@@ -240,6 +247,11 @@ fn after() {}
                 stubbed.clone() + "\n// a test of the learner's own\n"
             );
         }
+    }
+
+    #[test]
+    fn the_region_s_lines_are_numbered_from_1() {
+        assert_eq!(region_lines(TEXT, &EXERCISES[0]).unwrap(), 3..=13);
     }
 
     #[test]

@@ -32,9 +32,12 @@ pub fn sections(root: &Path) -> Result<Files> {
              body, then run the check: it rebuilds the step, runs its unit tests, the \
              gate and the exercise's test families, and says what failed and one more \
              hint (exit status 0 only when all pass; then it also compares your speed \
-             with the step's own). `cargo x exercise list` shows where you stand; `git \
-             diff` shows your work. One exercise at a time: `solve` one before you \
-             `start` the next.\n",
+             with the step's own). `cargo x exercise list` shows where you stand; `cargo \
+             x exercise diff` (or `git diff`, while the exercise is live) shows your work \
+             against the stub. One exercise at a time: `solve` one before you `start` \
+             the next. Before the first, `cargo x exercise prefetch` builds every \
+             step's check once, so that each `start` and `check` rebuilds only its \
+             step.\n",
         );
         for e in EXERCISES.iter().filter(|e| e.step == step) {
             text.push_str(&entry(root, e)?);
@@ -59,7 +62,7 @@ fn entry(root: &Path, e: &Exercise) -> Result<String> {
     }
     hints.push_str(&"\n</details>".repeat(e.hints.len()));
     Ok(format!(
-        "\n#### {title} (`{name}`)\n\n\
+        "\n#### {title} (`{name}`, {level})\n\n\
          {task}\n\n\
          - Start: `cargo x exercise start {name}`, then edit `{dir}/{file}`, the \
          function that says `todo!()`.\n\
@@ -74,6 +77,7 @@ fn entry(root: &Path, e: &Exercise) -> Result<String> {
          ```\n\n\
          </details>\n",
         title = e.title,
+        level = e.level_name(),
         name = e.name,
         task = e.task,
         file = e.file,

@@ -17,10 +17,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use super::anchor::TODO_PREFIX;
+use super::anchor::{self, TODO_PREFIX};
 use super::catalog::{EXERCISES, Exercise};
-use super::live::{is_live, reference, rel_file};
-use super::report::{Verdict, indent, suites, verdict};
+use super::live::{is_live, learner_file, reference, rel_file};
+use super::report::{Function, Verdict, indent, suites, verdict};
 use super::status::{Status, save, saved, untouched};
 use crate::error::{Error, Result, failed};
 
@@ -200,7 +200,14 @@ pub fn check(root: &Path, e: &Exercise) -> Result {
     );
     let (out, bin) = run_tests(root, e)?;
     let summary = suites(&out);
-    match verdict(&out) {
+    let file = rel_file(e);
+    let function = Function {
+        file: &file,
+        lines: learner_file(root, e)
+            .and_then(|text| anchor::region_lines(&text, e))
+            .unwrap_or(0..=0),
+    };
+    match verdict(&out, &function) {
         Verdict::Green => {
             save(root, e, Status::Green, reds);
             println!("\ngreen: {summary}");

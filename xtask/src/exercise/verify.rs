@@ -1,6 +1,7 @@
-//! CI's `cargo x exercise verify`: the book's sections are current, and for every
-//! exercise, its function stubbed in place in the step is red on its `todo!()`, and
-//! the step's own body green on the same check.
+//! CI's `cargo x exercise verify`: the book's sections are current, every task and
+//! hint names only what its step has ([`super::names`]), and for every exercise, its
+//! function stubbed in place in the step is red on its `todo!()`, and the step's own
+//! body green on the same check.
 //!
 //! The stub is written into the step's file, not a copy, so the check reuses the
 //! workspace's build and rebuilds only the step. A [`Stubbed`] guard puts the file's
@@ -82,6 +83,7 @@ pub(super) fn recover(root: &Path) -> Result {
 pub fn verify(root: &Path) -> Result {
     recover(root)?;
     super::book::current(root)?;
+    super::names::check(root, EXERCISES)?;
     if let Some(e) = EXERCISES.iter().find(|e| is_live(root, e)) {
         return Err(failed!(
             "{} is live (its function is a learner's, or the stub): `cargo x exercise \

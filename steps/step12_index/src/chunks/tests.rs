@@ -54,11 +54,16 @@ fn quote_stops_give_the_byte_machines_transition_function() {
             .collect();
         for from in 0..=len {
             for to in from..=len {
-                assert_eq!(
+                let (got, expected) = (
                     transition(&input, 0, from, to, b','),
                     slow(&input, 0, from, to),
-                    "{:?} {from}..{to}",
-                    input.escape_ascii().to_string()
+                );
+                assert!(
+                    got == expected,
+                    "transition of b\"{}\" from byte {from} to {to}, each start state in \
+                     the order of STATES:\n  got      {got:?}\n  expected {expected:?} (a \
+                     byte-at-a-time machine)",
+                    input.escape_ascii()
                 );
             }
         }

@@ -234,9 +234,16 @@ mod tests {
             .map(|g| hash_key(&keys[index.first_row(g)]))
             .collect();
         index.slots = slots(index.groups(), |g| hashes[g]);
-        assert!(index.slots.len() >= 2 * index.groups());
-        assert_eq!(
-            index.slots.iter().filter(|&&s| s != 0).count(),
+        assert!(
+            index.slots.len() >= 2 * index.groups(),
+            "{} slots for {} groups: at least twice as many",
+            index.slots.len(),
+            index.groups()
+        );
+        let taken = index.slots.iter().filter(|&&s| s != 0).count();
+        assert!(
+            taken == index.groups(),
+            "{taken} slots taken (not 0) for {} groups: one slot a group",
             index.groups()
         );
         let len = index.slots.len();
