@@ -162,9 +162,9 @@ pub fn series(runs: &[Run]) -> Vec<Series> {
         // keys the chart counts, which its table-query row is.
         let loads = |row: &Value| {
             row["part"].as_str().unwrap_or("").is_empty()
-                && rows.iter().any(|other| {
-                    other["step"] == row["step"] && other["part"] == "table query"
-                })
+                && rows
+                    .iter()
+                    .any(|other| other["step"] == row["step"] && other["part"] == "table query")
         };
         for row in rows {
             if loads(row) {
