@@ -101,7 +101,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use harness::spec::dialect::Dialect;
+use harness::dialect::Dialect;
 use harness::{Error, Fingerprint, ParseError, Record, Step};
 
 pub mod query;
@@ -196,7 +196,7 @@ mod tests {
     fn the_fingerprint_counts_cooked_bytes() {
         let input = b"\xEF\xBB\xBFa,\"b,\"\"c\"\n\n\"\",,\r\nlast";
         let fp = Baseline::fingerprint(input).unwrap();
-        assert_eq!(fp, harness::spec::reference::fingerprint(input).unwrap());
+        assert_eq!(fp, harness::reference::fingerprint(input).unwrap());
         assert_eq!((fp.records, fp.fields, fp.bytes), (3, 6, 9));
     }
 

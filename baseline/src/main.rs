@@ -21,10 +21,10 @@ use std::process::ExitCode;
 use baseline::query::{self, Query, QueryFailure};
 use baseline::{Baseline, Difference, Survey, survey};
 use clap::{Arg, ArgAction};
+use harness::dialect::Dialect;
 use harness::query::{Groups, groups_to_json};
 use harness::run::cli::{self, Options};
 use harness::run::measure::{Measurement, thousands, time_runs};
-use harness::spec::dialect::Dialect;
 use harness::{Fingerprint, Step, gate};
 
 #[global_allocator]

@@ -27,7 +27,7 @@
 use std::io;
 use std::path::Path;
 
-use harness::query::{Group, Groups, QueryError, key_text};
+use harness::query::{Group, Groups, Place, QueryError, key_text};
 
 /// Which columns the query groups by and sums: the harness's, as every query step's.
 pub use harness::query::Query;
@@ -78,8 +78,7 @@ impl From<csv::Error> for QueryFailure {
         {
             return QueryFailure::Query(QueryError::FieldCount {
                 record: pos.as_ref().map_or(0, csv::Position::record),
-                line: pos.as_ref().map_or(0, csv::Position::line),
-                byte: pos.as_ref().map_or(0, csv::Position::byte),
+                place: pos.as_ref().map(place),
                 expected: *expected_len as usize,
                 found: *len as usize,
             });
@@ -238,10 +237,17 @@ fn invalid(record: &csv::ByteRecord, value: usize, query: Query<'_>) -> QueryErr
     let position = record.position();
     QueryError::InvalidNumber {
         record: position.map_or(0, csv::Position::record),
-        line: position.map_or(0, csv::Position::line),
-        byte: position.map_or(0, csv::Position::byte),
+        place: position.map(place),
         column: query.sum.to_string(),
         text: record[value].to_vec(),
+    }
+}
+
+/// The csv crate's position of a record as the harness's [`Place`].
+fn place(position: &csv::Position) -> Place {
+    Place {
+        line: position.line(),
+        byte: position.byte(),
     }
 }
 
@@ -273,9 +279,9 @@ pub fn parse_value(field: &[u8]) -> Option<Option<f64>> {
 /// Compares `groups` with `gen`'s reference answer of the file at `csv_path` (the
 /// `.ref.json` next to it): `None` when there is none, or when its byte count is not
 /// the file's (then it is another file's); `Some(Ok(()))` when every group has the
-/// reference's count and, bit for bit, its row-order `f64` sum; `Some(Err(what))`
-/// naming the first difference otherwise.
-pub fn check_reference(csv_path: &Path, groups: &Groups) -> Option<Result<(), String>> {
+/// reference's count and, bit for bit, its row-order `f64` sum; `Some(Err(_))` with
+/// the first difference otherwise.
+pub fn check_reference(csv_path: &Path, groups: &Groups) -> Option<Result<(), Mismatch>> {
     let reference_path = gen_csv::reference_path(csv_path);
     let text = std::fs::read_to_string(&reference_path).ok()?;
     let reference: serde_json::Value = serde_json::from_str(&text).ok()?;
@@ -286,29 +292,64 @@ pub fn check_reference(csv_path: &Path, groups: &Groups) -> Option<Result<(), St
     Some(compare_with_reference(&reference, groups))
 }
 
-fn compare_with_reference(reference: &serde_json::Value, groups: &Groups) -> Result<(), String> {
-    let expected = reference["groups"]
-        .as_object()
-        .ok_or("the reference has no groups")?;
+/// The first difference between an answer and `gen`'s reference.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum Mismatch {
+    /// The reference lists no groups.
+    #[error("the reference has no groups")]
+    NoGroups,
+    /// Another number of groups.
+    #[error("{ours} groups, the reference has {theirs}")]
+    GroupCount {
+        /// The answer's.
+        ours: usize,
+        /// The reference's.
+        theirs: usize,
+    },
+    /// A group of the reference that the answer lacks.
+    #[error("no group {0:?}")]
+    MissingGroup(String),
+    /// A group whose count or sum differs.
+    #[error(
+        "group {key:?}: count {count} and sum {sum:?}, the reference has count {} and sum {} ({})",
+        reference["count"],
+        reference["sum"],
+        reference["sum_bits"]
+    )]
+    Group {
+        /// The group's key.
+        key: String,
+        /// The answer's count.
+        count: u64,
+        /// The answer's sum.
+        sum: Option<f64>,
+        /// The reference's group: its `count`, `sum` and `sum_bits`.
+        reference: serde_json::Value,
+    },
+}
+
+fn compare_with_reference(reference: &serde_json::Value, groups: &Groups) -> Result<(), Mismatch> {
+    let expected = reference["groups"].as_object().ok_or(Mismatch::NoGroups)?;
     if expected.len() != groups.len() {
-        return Err(format!(
-            "{} groups, the reference has {}",
-            groups.len(),
-            expected.len()
-        ));
+        return Err(Mismatch::GroupCount {
+            ours: groups.len(),
+            theirs: expected.len(),
+        });
     }
     for (key, want) in expected {
         let got = groups
             .get(key.as_bytes())
-            .ok_or_else(|| format!("no group {key:?}"))?;
+            .ok_or_else(|| Mismatch::MissingGroup(key.clone()))?;
         let bits = want["sum_bits"]
             .as_str()
             .and_then(|b| u64::from_str_radix(b.trim_start_matches("0x"), 16).ok());
         if want["count"].as_u64() != Some(got.count) || bits != got.sum.map(f64::to_bits) {
-            return Err(format!(
-                "group {key:?}: count {} and sum {:?}, the reference has count {} and sum {} ({})",
-                got.count, got.sum, want["count"], want["sum"], want["sum_bits"]
-            ));
+            return Err(Mismatch::Group {
+                key: key.clone(),
+                count: got.count,
+                sum: got.sum,
+                reference: want.clone(),
+            });
         }
     }
     Ok(())
@@ -374,12 +415,17 @@ mod tests {
         assert_eq!(compare_with_reference(&reference, &right), Ok(()));
         let wrong = answer(&[(b"a", group(2, Some(0.3)))]);
         let e = compare_with_reference(&reference, &wrong).unwrap_err();
-        assert!(e.contains("group \"a\""), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "group \"a\": count 2 and sum Some(0.3), the reference has count 2 and sum \
+             0.30000000000000004 (\"0x3fd3333333333334\")"
+        );
         let more = answer(&[(b"a", group(2, Some(0.3))), (b"b", group(1, None))]);
-        assert!(
+        assert_eq!(
             compare_with_reference(&reference, &more)
                 .unwrap_err()
-                .contains("2 groups")
+                .to_string(),
+            "2 groups, the reference has 1"
         );
     }
 }

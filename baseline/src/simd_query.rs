@@ -54,8 +54,7 @@ pub fn run_path(path: &Path, query: Query<'_>) -> Result<Groups, QueryFailure> {
         };
         let number = parse_value(&v).ok_or_else(|| QueryError::InvalidNumber {
             record: record_index,
-            line: 0,
-            byte: 0,
+            place: None, // the reader keeps no lines
             column: query.sum.to_string(),
             text: v.to_vec(),
         })?;
@@ -75,8 +74,7 @@ fn failure(e: simd_csv::Error) -> QueryFailure {
     {
         return QueryFailure::Query(QueryError::FieldCount {
             record: pos.map_or(0, |(_byte, record)| record),
-            line: 0,
-            byte: 0,
+            place: None, // the reader keeps no lines
             expected: *expected_len,
             found: *len,
         });

@@ -10,13 +10,13 @@
 use std::collections::BTreeMap;
 
 use harness::Step;
+use harness::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
 use harness::gate;
 use harness::gate::cases::Case;
 use harness::gate::padding::{MAX_PADDING, behind, in_front};
 use harness::gate::random::Family;
-use harness::spec::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
-use harness::spec::json::Outcome;
-use harness::spec::reference;
+use harness::json::Outcome;
+use harness::reference;
 
 use crate::Baseline;
 

@@ -2,10 +2,10 @@
 //! call naming a step.
 //!
 //! - [`parse_target!`]: arbitrary bytes in; the step's `records()` and `fingerprint()`
-//!   must equal `harness::spec::reference`'s, errors (record and byte) included.
+//!   must equal `harness::reference`'s, errors (record and byte) included.
 //! - [`query_target!`]: arbitrary bytes in; the query step's `query::run` must not
 //!   panic and must give the answer (or the error) of [`oracle`], a query written here
-//!   from `harness::spec::reference::parse`, `str::parse::<f64>` and a `BTreeMap`, sharing
+//!   from `harness::reference::parse`, `str::parse::<f64>` and a `BTreeMap`, sharing
 //!   no code with the step; and its hand-written table must agree with its default one.
 
 use std::collections::BTreeMap;
@@ -14,9 +14,9 @@ use std::collections::BTreeMap;
 pub use libfuzzer_sys;
 
 use harness::Step;
-use harness::query::{Group, Groups, QueryError, key_text};
-use harness::spec::dialect::{Dialect, GATE_DELIMITERS};
-use harness::spec::reference;
+use harness::dialect::{Dialect, GATE_DELIMITERS};
+use harness::query::{Group, Groups, Place, QueryError, key_text};
+use harness::reference;
 
 /// A fuzz target that checks each listed step against the reference parser:
 /// `fuzz::parse_target!(step4::Step4, step4::With<step4::scan::Scalar>);`
@@ -114,7 +114,10 @@ pub fn check_query(
         (Ok(got), Ok(want)) => assert_eq!(bits(&Ok(got.clone())), bits(&Ok(want.clone()))),
         (Err(got), Err(want)) => {
             let lfs = data.iter().filter(|&&b| b == b'\n').count() as u64;
-            if let Some((record, line)) = record_and_line(got) {
+            if let Some((record, place)) = record_and_place(got) {
+                let Some(Place { line, .. }) = place else {
+                    panic!("a step's error has no place in its input: {got:?}")
+                };
                 assert!(
                     line > record && line <= lfs + 1,
                     "line {line} of record {record} is not possible ({lfs} LFs): {got:?}"
@@ -127,20 +130,22 @@ pub fn check_query(
 }
 
 /// The answer with each sum as its bits, so that `-0.0` and `0.0` differ.
-fn bits(answer: &Result<Groups, QueryError>) -> Result<Vec<(Vec<u8>, u64, Option<u64>)>, String> {
+fn bits(
+    answer: &Result<Groups, QueryError>,
+) -> Result<Vec<(Vec<u8>, u64, Option<u64>)>, QueryError> {
     match answer {
         Ok(groups) => Ok(groups
             .iter()
             .map(|(k, g)| (k.to_vec(), g.count, g.sum.map(f64::to_bits)))
             .collect()),
-        Err(e) => Err(format!("{:?}", without_line(e))),
+        Err(e) => Err(without_line(e)),
     }
 }
 
-fn record_and_line(e: &QueryError) -> Option<(u64, u64)> {
+fn record_and_place(e: &QueryError) -> Option<(u64, Option<Place>)> {
     match e {
-        QueryError::FieldCount { record, line, .. }
-        | QueryError::InvalidNumber { record, line, .. } => Some((*record, *line)),
+        QueryError::FieldCount { record, place, .. }
+        | QueryError::InvalidNumber { record, place, .. } => Some((*record, *place)),
         _ => None,
     }
 }
@@ -148,8 +153,9 @@ fn record_and_line(e: &QueryError) -> Option<(u64, u64)> {
 fn without_line(e: &QueryError) -> QueryError {
     let mut e = e.clone();
     match &mut e {
-        QueryError::FieldCount { line, byte, .. }
-        | QueryError::InvalidNumber { line, byte, .. } => (*line, *byte) = (0, 0),
+        QueryError::FieldCount { place, .. } | QueryError::InvalidNumber { place, .. } => {
+            *place = None
+        }
         _ => {}
     }
     e
@@ -157,7 +163,7 @@ fn without_line(e: &QueryError) -> QueryError {
 
 /// `SELECT key, COUNT(*), SUM(value) GROUP BY key` as the step's docs define it, on
 /// the reference parser's records. The reference gives records without their offsets,
-/// so errors carry `line: 0`; [`check_query`] checks the step's line is possible.
+/// so its errors have no [`Place`]; [`check_query`] checks the step's line is possible.
 ///
 /// # Errors
 /// The first error in record order; a parse error comes after every record before it.
@@ -193,8 +199,7 @@ pub fn oracle(data: &[u8], dialect: Dialect, key: &str, value: &str) -> Result<G
         if row.len() != header.len() {
             return Err(QueryError::FieldCount {
                 record,
-                line: 0,
-                byte: 0,
+                place: None,
                 expected: header.len(),
                 found: row.len(),
             });
@@ -206,8 +211,7 @@ pub fn oracle(data: &[u8], dialect: Dialect, key: &str, value: &str) -> Result<G
                 _ => {
                     return Err(QueryError::InvalidNumber {
                         record,
-                        line: 0,
-                        byte: 0,
+                        place: None,
                         column: value.into(),
                         text: text.to_vec(),
                     });

@@ -7,13 +7,13 @@
 //!
 //! # The dialect
 //!
-//! This is the only definition every step is judged by. [`spec::reference`] is its
+//! This is the only definition every step is judged by. [`reference`](mod@reference) is its
 //! executable form; `data/conformance/` holds one or more cases per rule, and
 //! `data/README.md` gives an example per rule.
 //!
 //! 1. Input is bytes; fields are byte strings (no UTF-8 requirement while parsing).
 //!    A UTF-8 BOM (`EF BB BF`) as the first three bytes is skipped.
-//! 2. The delimiter is `,` and the quote `"` ([`spec::dialect`]).
+//! 2. The delimiter is `,` and the quote `"` ([`dialect`]).
 //! 3. A record ends at LF, or at CR LF: a CR right before an LF, outside quotes,
 //!    belongs to the terminator. Every other CR is data, also as the last byte of the
 //!    input (`a,b` CR gives `a` and `b` CR) and in CR CR LF (the first CR is data).
@@ -43,8 +43,17 @@
 //!
 //! # The rooms
 //!
-//! - [`spec`]: the dialect, the reference parser (its executable form), the errors,
-//!   the [`Step`] interface and the records format of `--records`.
+//! What a correct step is, one room each:
+//!
+//! - [`dialect`]: the bytes that mean something (delimiter, quote, terminators, BOM).
+//! - [`reference`](mod@reference): the reference parser, the dialect's executable
+//!   form and the gate's oracle.
+//! - [`error`]: the dialect's one parse error, and I/O errors.
+//! - [`step`]: the [`Step`] interface every step implements.
+//! - [`json`]: the records format of `--records` and `data/conformance/*.json`.
+//!
+//! What every step shares around its idea:
+//!
 //! - [`gate`]: the conformance corpus, the paddings, the random documents and the
 //!   checks every step passes before it may print a number.
 //! - [`run`]: what a step binary does around its idea: the command line, timing, the
@@ -60,11 +69,15 @@
 //!
 //! MB = 10^6 bytes; MB/s is input bytes per second; Mrows/s is 10^6 records per second.
 
+pub mod dialect;
+pub mod error;
 pub mod gate;
+pub mod json;
 pub mod query;
+pub mod reference;
 pub mod run;
-pub mod spec;
+pub mod step;
 
+pub use error::{Error, ErrorKind, ParseError};
 pub use run::alloc::{AllocCount, CountingAlloc};
-pub use spec::error::{Error, ErrorKind, ParseError};
-pub use spec::step::{Fingerprint, Record, Step};
+pub use step::{Fingerprint, Record, Step};

@@ -5,9 +5,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use harness::dialect::Dialect;
+use harness::reference;
 use harness::run::cli::{PassError, time_pass};
-use harness::spec::dialect::Dialect;
-use harness::spec::reference;
 use harness::{Error, Fingerprint, ParseError, Record, Step};
 
 /// The reference parser as a step, whose first pass appends a record to its input

@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
+use harness::dialect::Dialect;
 use harness::gate::cases;
 use harness::gate::random::Family;
 use harness::gate::{self, check_case};
-use harness::spec::dialect::Dialect;
-use harness::spec::reference;
+use harness::reference;
 use harness::{Error, Fingerprint, ParseError, Record, Step};
 
 /// The reference parser itself, as a step: it must pass the whole gate.

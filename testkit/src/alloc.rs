@@ -26,7 +26,7 @@ pub fn assert_pass_allocations_constant<S: harness::Step>(dir: &std::path::Path,
     for rows in [1_000, 100_000] {
         let path = file_of(dir, S::NAME, rows);
         let (fp, counted) = fewest_allocations(3, || {
-            S::pass(&path, harness::spec::dialect::Dialect::default()).unwrap()
+            S::pass(&path, harness::dialect::Dialect::default()).unwrap()
         });
         assert_eq!(fp.records, rows as u64);
         counts.push(counted.allocations);

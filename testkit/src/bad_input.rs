@@ -16,9 +16,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use harness::json::to_json;
+use harness::reference;
 use harness::run::measure::thousands;
-use harness::spec::json::to_json;
-use harness::spec::reference;
 
 pub use crate::file_kind::{another_delimiter, compressed_or_utf16_file};
 

@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use crate::bad_input::{Kind, TempFile, expect, run, run_on, text};
-use harness::spec::json::to_json;
-use harness::spec::reference;
+use harness::json::to_json;
+use harness::reference;
 
 /// `--delimiter`: `--records` with `;` and with a tab prints what the reference
 /// parser gives with that delimiter, and the measuring run's fingerprint is the
@@ -20,7 +20,7 @@ pub fn another_delimiter(bin: &Path) {
             bin,
             &["--records", file.0.to_str().unwrap(), "--delimiter", arg],
         );
-        let dialect = harness::spec::dialect::Dialect { delimiter: d };
+        let dialect = harness::dialect::Dialect { delimiter: d };
         let status = if reference::parse_in(bytes, dialect).is_ok() {
             0
         } else {

@@ -49,7 +49,7 @@ fn write<S: Step>(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
 pub fn an_empty_file_has_zero_records<S: Step>(dir: &Path) -> PathBuf {
     let path = write::<S>(dir, "empty", b"");
     assert_eq!(
-        S::pass(&path, harness::spec::dialect::Dialect::default()).unwrap(),
+        S::pass(&path, harness::dialect::Dialect::default()).unwrap(),
         Fingerprint::default()
     );
     path
@@ -60,10 +60,10 @@ pub fn an_empty_file_has_zero_records<S: Step>(dir: &Path) -> PathBuf {
 pub fn the_mapped_pass_agrees_with_the_slice<S: Step>(dir: &Path) {
     let bytes = b"\xEF\xBB\xBFid,text\r\n1,\"a \"\"b\"\"\nc\"\n\n2,\r";
     let path = write::<S>(dir, "small", bytes);
-    let expected = harness::spec::reference::fingerprint(bytes).unwrap();
+    let expected = harness::reference::fingerprint(bytes).unwrap();
     assert_eq!(expected.records, 3);
     assert_eq!(
-        S::pass(&path, harness::spec::dialect::Dialect::default()).unwrap(),
+        S::pass(&path, harness::dialect::Dialect::default()).unwrap(),
         expected
     );
 }
@@ -72,7 +72,7 @@ pub fn the_mapped_pass_agrees_with_the_slice<S: Step>(dir: &Path) {
 pub fn a_missing_file_is_an_io_error<S: Step>(dir: &Path) {
     let path = dir.join(format!("{}_no_such_file.csv", S::NAME));
     assert_eq!(
-        S::pass(&path, harness::spec::dialect::Dialect::default())
+        S::pass(&path, harness::dialect::Dialect::default())
             .unwrap_err()
             .kind(),
         ErrorKind::Io
@@ -83,7 +83,7 @@ pub fn a_missing_file_is_an_io_error<S: Step>(dir: &Path) {
 pub fn an_unterminated_quote_in_a_file_is_a_parse_error<S: Step>(dir: &Path) {
     let path = write::<S>(dir, "open_quote", b"a\n\"b");
     assert_eq!(
-        S::pass(&path, harness::spec::dialect::Dialect::default())
+        S::pass(&path, harness::dialect::Dialect::default())
             .unwrap_err()
             .kind(),
         ErrorKind::UnterminatedQuote

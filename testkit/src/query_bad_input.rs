@@ -15,7 +15,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use harness::query::{Group, Groups, QueryError, groups_to_json};
+use harness::query::{Group, Groups, Place, QueryError, groups_to_json};
 
 pub use crate::real_files::{
     a_column_is_a_name_or_a_position_and_a_duplicate_name_is_an_error,
@@ -97,8 +97,7 @@ pub fn a_value_that_is_not_a_number_names_record_line_column_and_text(run: Run) 
         e,
         QueryError::InvalidNumber {
             record: 2,
-            line: 4,
-            byte: 22,
+            place: Some(Place { line: 4, byte: 22 }),
             column: "value".into(),
             text: b"abc".to_vec()
         }
@@ -120,8 +119,7 @@ pub fn a_record_with_another_width_is_an_error(run: Run) {
         e,
         QueryError::FieldCount {
             record: 2,
-            line: 3,
-            byte: 23,
+            place: Some(Place { line: 3, byte: 23 }),
             expected: 3,
             found: 2
         }
@@ -175,8 +173,7 @@ pub fn values_outside_f64_or_not_finite_are_errors(run: Run) {
                 e,
                 QueryError::InvalidNumber {
                     record: 1,
-                    line: 2,
-                    byte: 17,
+                    place: Some(Place { line: 2, byte: 17 }),
                     ..
                 }
             ),

@@ -19,7 +19,7 @@
 #[macro_export]
 macro_rules! simd_tier_tests {
     ($krate:ident, $step:ident) => {
-        use $crate::harness::spec::reference;
+        use $crate::harness::reference;
         use $crate::harness::{ParseError, Record};
         use $krate::Parser;
         use $krate::blocks::{self, BLOCK, Tier};
@@ -68,7 +68,7 @@ macro_rules! simd_tier_tests {
             for chunk in input.chunks(BLOCK) {
                 let mut block = [0u8; BLOCK];
                 block[..chunk.len()].copy_from_slice(chunk);
-                for d in $crate::harness::spec::dialect::GATE_DELIMITERS {
+                for d in $crate::harness::dialect::GATE_DELIMITERS {
                     let portable = blocks::masks(Tier::Portable, &block, d).unwrap();
                     for tier in Tier::supported() {
                         if let Some(m) = blocks::masks(tier, &block, d) {

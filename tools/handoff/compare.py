@@ -1,7 +1,10 @@
 """The hand-off's one judgement: is another engine's answer the parallel step's?
 
 Pure functions, no engine needed: `test_compare.py` runs them on hand-made answers,
-and `engines.py` runs them on Spark's and DataFusion's.
+and `engines.py` runs them on Spark's and DataFusion's. `difference` is also the
+peers' check (`tools/peers/peers.py`, against gen's reference): one judgement of an
+answer for every tool, on the standard library alone, so that either tool's virtual
+environment imports it.
 
 The expected answer is the parallel step's `--json` (a step of the ladder, parsed
 with `json.loads`): `{"<key>": {"count": N, "sum": S}, ...}`, every key written as

@@ -1,6 +1,6 @@
-"""The hand-off to the engines past one machine: the columnar step's Parquet export,
-read by Apache Spark (PySpark, local mode) and Apache DataFusion, must give the
-parallel step's answer.
+"""The hand-off to the engines past one machine: the columnar step's table, exported
+as Parquet (tools/export), read by Apache Spark (PySpark, local mode) and Apache
+DataFusion, must give the parallel step's answer.
 
     python3 tools/handoff/handoff.py check [--rows N]
     python3 tools/handoff/handoff.py measure [--rows N] [--rounds N]
@@ -8,9 +8,9 @@ parallel step's answer.
 `check` (the CI stage, `cargo x handoff`): makes the bench file (gen, N rows) and a
 copy of it with `NA` and empty values and `NA` names; for each case, runs the
 parallel step's `--json` (the expected answer), loads the CSV with the columnar step
-and exports it as Parquet; then runs the same GROUP BY in Spark SQL and in DataFusion
-over each Parquet file (`engines.py`) and requires the same groups, the same counts
-and the same sums to 1e-9, relatively (`compare.py`).
+and exports the table as Parquet (tools/export); then runs the same GROUP BY in Spark
+SQL and in DataFusion over each Parquet file (`engines.py`) and requires the same
+groups, the same counts and the same sums to 1e-9, relatively (`compare.py`).
 
 `measure` is the chapter's run, on the bench file of N rows (default 20,000,000,
 about 1 GB; data/bench-N.csv, made if missing): Spark and DataFusion on the CSV, with
@@ -36,11 +36,12 @@ import sys
 import time
 
 # The two steps of the ladder this hand-off runs, by cargo package name: the columnar
-# step (its `load` and `export --parquet`, feature `parquet`) and the parallel step
-# (its `--json` is the expected answer). A renumbering of the ladder changes these two
-# lines and nothing else.
+# step (its `load`) and the parallel step (its `--json` is the expected answer). A
+# renumbering of the ladder changes these two lines and nothing else. The export tool
+# (tools/export, feature `parquet`) writes the columnar step's table as Parquet.
 COLUMNAR_STEP = "step11"
 PARALLEL_STEP = "step10"
+EXPORT_TOOL = "export"
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.join(ROOT, "tools", "handoff")
@@ -166,10 +167,11 @@ def ensure_venv():
 # --- the files and the expected answers ---------------------------------------------------
 
 def build():
-    """The generator, the parallel step, and the columnar step with its Parquet export
-    (one cargo command: one resolution of the features, no crate built twice)."""
+    """The generator, the parallel step, the columnar step and the export tool with its
+    Parquet writer (one cargo command: one resolution of the features, no crate built
+    twice)."""
     run("cargo", "build", "-p", "gen", "-p", PARALLEL_STEP, "-p", COLUMNAR_STEP,
-        "--features", f"{COLUMNAR_STEP}/parquet")
+        "-p", EXPORT_TOOL, "--features", f"{EXPORT_TOOL}/parquet")
 
 
 def generate(path, rows):
@@ -221,7 +223,7 @@ def prepare(name, csv_path, key, value, nulls=(), key_type=None):
     shutil.rmtree(table, ignore_errors=True)  # a load never overwrites a table
     step = os.path.join(BIN, COLUMNAR_STEP)
     run(step, "load", csv_path, table, *null_args, stdout=subprocess.DEVNULL)
-    run(step, "export", table, "--parquet", parquet, stdout=subprocess.DEVNULL)
+    run(os.path.join(BIN, EXPORT_TOOL), table, "--parquet", parquet, stdout=subprocess.DEVNULL)
     if key_type and column_type(table, key) != key_type:
         raise SystemExit(f"handoff: {name}: {key} is {column_type(table, key)}, not {key_type}")
     return {"name": name, "parquet": parquet, "key": key, "value": value,

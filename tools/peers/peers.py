@@ -13,9 +13,9 @@ the library and the start of Python are timed apart ("import_s"), so the row is
 fair to both sides: a step's row does not count its process start either.
 
 The answer is checked against gen's reference next to the file (FILE with the
-extension .ref.json): every group's count exactly, every sum within 1e-9 of the
-exact decimal sum, relatively (a peer adds in its own order, on several threads, so
-not bit for bit). A peer whose answer differs, or that cannot read the file, prints
+extension .ref.json) by the hand-off's `compare.difference`: every group's count
+exactly, every sum within 1e-9 of the exact decimal sum, relatively (a peer adds in
+its own order, on several threads, so not bit for bit). A peer whose answer differs, or that cannot read the file, prints
 {"failed": "..."} and no timing: a wrong answer is not a speed.
 
 Prints one JSON object, the shape of a step's --row-json: step, idea, query, threads,
@@ -34,9 +34,10 @@ from decimal import Decimal
 GROUP_BY = "category"
 SUM = "value"
 
-# Relative tolerance of a sum against the exact one: far above the error of any
-# order of f64 additions over these files (about 1e-12 here), far below a lost row.
-SUM_TOLERANCE = 1e-9
+# An answer is judged once for every tool, by the hand-off's comparison (standard
+# library only, so either tool's virtual environment imports it).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "handoff"))
+import compare  # noqa: E402
 
 
 def polars_peer():
@@ -142,26 +143,14 @@ def reference_of(path):
 
 
 def difference(answer, reference):
-    """None when `answer` is the reference's; else the first difference in words."""
-    groups = reference["groups"]
-    if set(answer) != set(groups):
-        missing = sorted(set(groups) - set(answer))[:3]
-        extra = sorted(set(answer) - set(groups))[:3]
-        return f"other groups: missing {missing}, unexpected {extra}"
-    for key in sorted(groups):
-        count, total = answer[key]
-        want = groups[key]
-        if count != want["count"]:
-            return f"group {key!r}: count {count}, reference {want['count']}"
-        exact = want.get("sum_exact")
-        if (total is None) != (exact is None):
-            return f"group {key!r}: sum {total}, reference {exact}"
-        if exact is not None:
-            exact = Decimal(exact)
-            error = abs(Decimal(repr(total)) - exact)
-            if error > Decimal(SUM_TOLERANCE) * abs(exact):
-                return f"group {key!r}: sum {total!r}, reference {exact} (relative error {error / abs(exact):.2e})"
-    return None
+    """None when `answer` ({key: (count, sum)}) is gen's `reference` (its .ref.json,
+    parsed); else the first difference, in words. The judgement is the hand-off's
+    (`compare.difference`), on the reference's exact decimal sums (`sum_exact`)."""
+    expected = {
+        key: {"count": group["count"], "sum": None if group.get("sum_exact") is None else Decimal(group["sum_exact"])}
+        for key, group in reference["groups"].items()
+    }
+    return compare.difference(answer, expected)
 
 
 def main():

@@ -32,6 +32,12 @@ class Difference(unittest.TestCase):
     def test_a_missing_group_fails(self):
         self.assertIn("missing ['b']", difference({"a": (2, 1000000.000001)}, REFERENCE))
 
+    def test_a_sum_that_should_be_zero_fails_with_a_message(self):
+        # A relative error against an exact 0 has no ratio to give.
+        zero = {"groups": {"a": {"count": 2, "sum_exact": "0"}}}
+        self.assertIsNone(difference({"a": (2, 0.0)}, zero))
+        self.assertIn("group 'a': sum 0.5", difference({"a": (2, 0.5)}, zero))
+
 
 if __name__ == "__main__":
     unittest.main()

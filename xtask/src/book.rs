@@ -4,14 +4,14 @@
 //!    fence (for code), never by line numbers.
 //! 2. The README's recorded blocks equal their recordings ([`readme`]).
 //! 3. No speed is typed in the README or a chapter ([`figures`]): it is included from
-//!    a recorded run (`bench.sh --record`). Listed by `cargo x book --figures`; fails
-//!    the stage once [`figures::FIGURE_CHECK_ENFORCED`] is set.
+//!    a recorded run (`bench.sh --record`). Listed alone by `cargo x book --figures`.
 //! 4. `mdbook build book`.
 //! 5. Every internal link and image of the built pages resolves, with its `#fragment`
 //!    ([`links`]), and so do the README's.
 //! 6. Every page opens in headless Chromium with no script error, console error,
-//!    failed load or broken image ([`browser`]); skipped with a line saying why when
-//!    no browser can be had, unless `REQUIRE_BROWSER=1` (CI).
+//!    failed load, broken image, table wider than the page or empty page
+//!    ([`browser`]); skipped with a line saying why when no browser is found, unless
+//!    `REQUIRE_BROWSER=1` (CI).
 //!
 //! `cargo x book --figures` lists the typed figures; `cargo x book --readme` fills the
 //! README's recorded blocks.
@@ -24,31 +24,44 @@ mod readme;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use crate::error::{Error, Result, failed};
 use crate::run;
 
+/// The options of `cargo x book`: none checks and builds the whole book.
+#[derive(clap_derive::Args)]
+pub struct Args {
+    /// Only list the typed figures of the README and the chapters
+    #[arg(long, conflicts_with = "readme")]
+    figures: bool,
+    /// Only fill the README's recorded blocks from their recordings
+    #[arg(long)]
+    readme: bool,
+}
+
 /// `cargo x book [--figures | --readme]`.
-pub fn book(root: &Path, args: &[&str]) -> Result<(), String> {
-    match args {
-        [] => check_and_build(
+pub fn book(root: &Path, args: &Args) -> Result {
+    if args.figures {
+        let found = figures::check(root)?;
+        if found.is_empty() {
+            println!("book: no typed figure in the README or the chapters");
+            return Ok(());
+        }
+        println!("{}", figures::report(&found));
+        Err(figure_advice().into())
+    } else if args.readme {
+        readme::update(root)
+    } else {
+        check_and_build(
             root,
             std::env::var("REQUIRE_BROWSER").is_ok_and(|v| v == "1"),
-        ),
-        ["--figures"] => {
-            let found = figures::check(root)?;
-            if found.is_empty() {
-                println!("book: no typed figure in the README or the chapters");
-                return Ok(());
-            }
-            println!("{}", figures::report(&found));
-            Err(figure_advice())
-        }
-        ["--readme"] => readme::update(root),
-        _ => Err("usage: cargo x book [--figures | --readme]".to_string()),
+        )
     }
 }
 
-/// The stage of `cargo x ci`: as `cargo x book`, and a missing browser fails it.
-pub fn ci(root: &Path) -> Result<(), String> {
+/// The stage of `cargo x ci`: the browser check's own lints and tests, then as
+/// `cargo x book`, and a missing browser fails it.
+pub fn ci(root: &Path) -> Result {
+    browser::lint_and_test(root)?;
     check_and_build(root, true)
 }
 
@@ -63,12 +76,13 @@ fn figure_advice() -> String {
 
 /// Every check, each one's result printed as it comes; the first failures' messages
 /// together at the end, so that one run shows everything a reader would meet.
-fn check_and_build(root: &Path, require_browser: bool) -> Result<(), String> {
+fn check_and_build(root: &Path, require_browser: bool) -> Result {
     let start = Instant::now();
     let mut failed = Vec::new();
-    let mut step = |result: Result<String, String>| match result {
+    let mut step = |result: Result<String>| match result {
         Ok(line) => println!("book: {line}"),
         Err(e) => {
+            let e = e.to_string();
             println!("book: FAILED: {}", e.lines().next().unwrap_or(""));
             failed.push(e);
         }
@@ -82,14 +96,10 @@ fn check_and_build(root: &Path, require_browser: bool) -> Result<(), String> {
             .map(|n| format!("README.md's {n} recorded blocks equal their recordings")),
     );
     step(figures::check(root).and_then(|typed| {
-        match (typed.is_empty(), figures::FIGURE_CHECK_ENFORCED) {
-            (true, _) => Ok("no typed figure in the README or the chapters".to_string()),
-            (false, true) => Err(format!("{}\n{}", figures::report(&typed), figure_advice())),
-            (false, false) => Ok(format!(
-                "{} typed figures in the README and the chapters (not enforced yet: \
-                 FIGURE_CHECK_ENFORCED in xtask/src/book/figures.rs; `cargo x book --figures` lists them)",
-                typed.len()
-            )),
+        if typed.is_empty() {
+            Ok("no typed figure in the README or the chapters".to_string())
+        } else {
+            Err(failed!("{}\n{}", figures::report(&typed), figure_advice()))
         }
     }));
     run(root, "mdbook", &["build", "book"])?;
@@ -104,17 +114,12 @@ fn check_and_build(root: &Path, require_browser: bool) -> Result<(), String> {
     );
     let rendered = Instant::now();
     step(
-        browser::check(&out, &root.join("target/book-check"), require_browser).map(|outcome| {
-            match outcome {
-                browser::Outcome::Checked(pages) => format!(
-                    "all {pages} pages render in headless Chromium with no error ({:.1} s)",
-                    rendered.elapsed().as_secs_f64()
-                ),
-                browser::Outcome::Skipped(why) => {
-                    format!(
-                        "SKIPPED the browser check: {why}; REQUIRE_BROWSER=1 makes this an error"
-                    )
-                }
+        browser::check(root, &out, require_browser).map(|outcome| match outcome {
+            browser::Outcome::Checked(said) => {
+                format!("{said} ({:.1} s)", rendered.elapsed().as_secs_f64())
+            }
+            browser::Outcome::Skipped(why) => {
+                format!("SKIPPED the browser check: {why}; REQUIRE_BROWSER=1 makes this an error")
             }
         }),
     );
@@ -122,17 +127,17 @@ fn check_and_build(root: &Path, require_browser: bool) -> Result<(), String> {
     if failed.is_empty() {
         Ok(())
     } else {
-        Err(failed.join("\n"))
+        Err(failed.join("\n").into())
     }
 }
 
 /// mdBook only warns when an include's anchor is missing, and silently includes the
 /// wrong lines when code moves under a line-number include: both fail here.
-fn check_book_includes(src: &Path) -> Result<usize, String> {
+fn check_book_includes(src: &Path) -> Result<usize> {
     let mut count = 0;
     let mut problems = Vec::new();
     for md in markdown_files(src) {
-        let text = std::fs::read_to_string(&md).map_err(|e| format!("{}: {e}", md.display()))?;
+        let text = std::fs::read_to_string(&md).map_err(Error::io(&md))?;
         problems.extend(unfenced_code_includes(&text).into_iter().map(|t| {
             format!("{}: {{{{#include {t}}}}} is code outside a ``` fence: mdBook would render it as text", md.display())
         }));
@@ -163,7 +168,7 @@ fn check_book_includes(src: &Path) -> Result<usize, String> {
     if problems.is_empty() {
         Ok(count)
     } else {
-        Err(problems.join("\n"))
+        Err(problems.join("\n").into())
     }
 }
 
@@ -336,7 +341,7 @@ mod tests {
             "{{#include code.rs:gone}} {{#include code.rs:1:3}} {{#include none.rs}}",
         )
         .unwrap();
-        let err = check_book_includes(&dir).unwrap_err();
+        let err = check_book_includes(&dir).unwrap_err().to_string();
         assert!(
             err.contains("anchor `gone` not found")
                 && err.contains("line number")

@@ -3,25 +3,22 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::error::{Error, Result, failed};
 use crate::steps;
 
-pub fn diff(root: &Path, a: &str, b: &str) -> Result<(), String> {
-    let find = |n: &str| {
-        let n: u32 = n
-            .trim_start_matches("step")
-            .parse()
-            .map_err(|_| format!("not a step number: {n}"))?;
+pub fn diff(root: &Path, a: u32, b: u32) -> Result {
+    let find = |n: u32| {
         steps(root)
             .into_iter()
             .find(|(k, _)| *k == n)
             .map(|(_, dir)| dir)
-            .ok_or(format!("no step {n}"))
+            .ok_or_else(|| Error::Failed(format!("no step {n}")))
     };
     let (a, b) = (find(a)?, find(b)?);
     // A folder only one step has (step 13's kernels) is compared with an empty one, and
     // -N shows a file only one side has in full: new files are the idea too.
     let empty = root.join("target/stepdiff-empty");
-    std::fs::create_dir_all(&empty).map_err(|e| format!("{}: {e}", empty.display()))?;
+    std::fs::create_dir_all(&empty).map_err(Error::io(&empty))?;
     let rel = |p: &Path| p.strip_prefix(root).unwrap_or(p).display().to_string();
     for folder in ["src", "kernels"] {
         let (from, to) = (a.join(folder), b.join(folder));
@@ -34,9 +31,15 @@ pub fn diff(root: &Path, a: &str, b: &str) -> Result<(), String> {
             .args(["-ruN", "--color=auto", &rel(&side(from)), &rel(&side(to))])
             .current_dir(root)
             .status()
-            .map_err(|e| format!("cannot run diff: {e}"))?;
+            .map_err(Error::spawn("diff"))?;
+        // Killed by SIGPIPE: the reader stopped early (`cargo stepdiff 3 4 | head`),
+        // which is no failure, and there is nobody left to show the next folder to.
+        #[cfg(unix)]
+        if std::os::unix::process::ExitStatusExt::signal(&status) == Some(13) {
+            return Ok(());
+        }
         if status.code().is_none_or(|c| c > 1) {
-            return Err(format!("diff failed ({status})"));
+            return Err(failed!("diff failed ({status})"));
         }
     }
     Ok(())

@@ -4,12 +4,13 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::error::{Error, Result};
 use crate::run;
 
 /// Builds every fuzz target (nightly, AddressSanitizer: cargo-fuzz's default), seeds
 /// its corpus with the conformance cases, and runs it for `seconds`. libFuzzer stops at
 /// the first crash and writes the input to `fuzz/artifacts/TARGET/`; that fails here.
-pub fn fuzz(root: &Path, seconds: u64) -> Result<(), String> {
+pub fn fuzz(root: &Path, seconds: u64) -> Result {
     let start = std::time::Instant::now();
     run(
         root,
@@ -21,16 +22,16 @@ pub fn fuzz(root: &Path, seconds: u64) -> Result<(), String> {
         .args(["+nightly", "fuzz", "list"])
         .current_dir(root)
         .output()
-        .map_err(|e| format!("cannot run cargo fuzz: {e}"))?;
+        .map_err(Error::spawn("cargo fuzz"))?;
     let targets = String::from_utf8_lossy(&list.stdout).to_string();
     let cases = conformance_cases(root)?;
     let max_time = format!("-max_total_time={seconds}");
     for target in targets.split_whitespace() {
         let corpus = root.join("fuzz/corpus").join(target);
-        std::fs::create_dir_all(&corpus).map_err(|e| format!("{}: {e}", corpus.display()))?;
+        std::fs::create_dir_all(&corpus).map_err(Error::io(&corpus))?;
         for (csv, _) in &cases {
             let seed = corpus.join(csv.file_name().unwrap_or_default());
-            std::fs::copy(csv, &seed).map_err(|e| format!("{}: {e}", seed.display()))?;
+            std::fs::copy(csv, &seed).map_err(Error::io(&seed))?;
         }
         run(
             root,
@@ -48,10 +49,10 @@ pub fn fuzz(root: &Path, seconds: u64) -> Result<(), String> {
     Ok(())
 }
 
-pub fn conformance_cases(root: &Path) -> Result<Vec<(PathBuf, PathBuf)>, String> {
+pub fn conformance_cases(root: &Path) -> Result<Vec<(PathBuf, PathBuf)>> {
     let dir = root.join("data/conformance");
     let mut cases: Vec<_> = std::fs::read_dir(&dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .map_err(Error::io(&dir))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "csv"))
         .map(|csv| {

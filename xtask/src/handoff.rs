@@ -1,7 +1,8 @@
 //! `cargo x handoff`: the hand-off past one machine. The columnar step loads the
-//! bench file and exports it as Parquet; Apache Spark (PySpark, local mode) and
-//! Apache DataFusion run the same GROUP BY over that file, and their answers must be
-//! the parallel step's (`tools/handoff/`, the book's "Past one machine").
+//! bench file into a table and the export tool (`tools/export`) writes it as
+//! Parquet; Apache Spark (PySpark, local mode) and Apache DataFusion run the same
+//! GROUP BY over that file, and their answers must be the parallel step's
+//! (`tools/handoff/`, the book's "Past one machine").
 //!
 //! First the comparison's unit tests (no engine needed: a deliberately wrong expected
 //! value must fail), then `tools/handoff/handoff.py check`, which installs what it
@@ -12,22 +13,23 @@
 
 use std::path::Path;
 
+use crate::error::Result;
 use crate::run_env;
 
 /// `cargo x handoff`: `REQUIRE_HANDOFF` as the environment has it.
-pub fn handoff(root: &Path) -> Result<(), String> {
+pub fn handoff(root: &Path) -> Result {
     stage(root, &[NO_BYTECODE])
 }
 
 /// The CI stage: a missing Java or package is an error, not a skip.
-pub fn ci(root: &Path) -> Result<(), String> {
+pub fn ci(root: &Path) -> Result {
     stage(root, &[NO_BYTECODE, ("REQUIRE_HANDOFF", "1")])
 }
 
 /// No `__pycache__` folders left in `tools/handoff/`, where git would see them.
 const NO_BYTECODE: (&str, &str) = ("PYTHONDONTWRITEBYTECODE", "1");
 
-fn stage(root: &Path, env: &[(&str, &str)]) -> Result<(), String> {
+fn stage(root: &Path, env: &[(&str, &str)]) -> Result {
     run_env(
         root,
         &[NO_BYTECODE],

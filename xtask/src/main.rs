@@ -1,9 +1,9 @@
 //! Project chores, so that local equals CI.
 //!
 //! - `cargo x ci`: exactly what `.ci/run` runs, in the same order: format check,
-//!   clippy, the API docs with every link resolved (`cargo doc`), the tests (the
-//!   README's test command), step 11's Arrow and Parquet
-//!   exports (features `arrow` and `parquet`: clippy and their tests), step 7's tests under
+//!   clippy, `cargo x lint`, the API docs with every link resolved (`cargo doc`), the tests (the
+//!   README's test command), the Arrow and Parquet exports of `tools/export`
+//!   (features `arrow` and `parquet`: clippy and their tests), step 7's tests under
 //!   AddressSanitizer, step 13's kernels compiled by NVRTC (no GPU needed;
 //!   `NVRTC_LIB_DIR` from `.ci/install-nvrtc.sh`), a smoke run of every step binary on
 //!   a small generated file and a `--records` check of every conformance case through
@@ -24,8 +24,12 @@
 //!   AddressSanitizer), seeds each one's corpus with `data/conformance/*.csv`, then runs
 //!   each for SECONDS (default 20). A crash fails it; see `fuzz/README.md`.
 //! - `cargo x nvrtc`: step 13's kernels compiled by NVRTC (the CI stage alone).
-//! - `cargo x handoff`: the columnar step's Parquet export read by Spark and
-//!   DataFusion, whose answers must be the parallel step's (`handoff.rs`).
+//! - `cargo x handoff`: a table of the load step, exported as Parquet by
+//!   `tools/export`, read by Spark and DataFusion, whose answers must be the parallel
+//!   step's (`handoff.rs`).
+//! - `cargo x lint [--circles]`: no `Result<_, String>` in library code; with
+//!   `--circles`, the circles between the modules of one crate, not yet enforced
+//!   (`lint/`).
 //! - `cargo x msrv`: every member's `rust-version` covers its dependencies' (and
 //!   clippy's `incompatible_msrv`, in the clippy stage, covers its own code).
 //! - `cargo x book [--figures | --readme]`: checks every `{{#include}}` of the book
@@ -35,13 +39,19 @@
 
 mod book;
 mod diff;
+mod error;
 mod exercise;
 mod fuzz;
 mod handoff;
+mod lint;
 mod msrv;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+
+use clap::Parser;
+use clap_derive::{Parser, Subcommand};
+use error::{Error, Result, failed};
 
 /// Rows of the smoke-test file: enough to cross many buffer sizes, quick in CI.
 const SMOKE_ROWS: &str = "20000";
@@ -51,28 +61,73 @@ const SMOKE_ROWS: &str = "20000";
 /// 20 s the stage stays under 5 minutes.
 const CI_FUZZ_SECONDS: u64 = 20;
 
+/// Project chores, so that local equals CI.
+#[derive(Parser)]
+#[command(name = "xtask", bin_name = "cargo x")]
+struct Cli {
+    #[command(subcommand)]
+    command: Chore,
+}
+
+/// The commands of `cargo x`.
+#[derive(Subcommand)]
+enum Chore {
+    /// Exactly what CI runs, in the same order (`.ci/run` runs this)
+    Ci,
+    /// The workshop's exercises, stubbed in place in the steps
+    #[command(subcommand)]
+    Exercise(exercise::Command),
+    /// The source diff from step A to step B: the one idea that B adds (`cargo stepdiff A B`)
+    Diff {
+        /// The step to compare from: `7` or `step7`
+        #[arg(value_parser = step_number)]
+        a: u32,
+        /// The step to compare to
+        #[arg(value_parser = step_number)]
+        b: u32,
+    },
+    /// Checks and builds the book: includes, the README's recorded blocks, typed
+    /// figures, `mdbook build`, links, every page in headless Chromium
+    Book(book::Args),
+    /// No `Result<_, String>` in library code; with --circles, the circles between
+    /// the modules of one crate
+    Lint(lint::Args),
+    /// Every member's rust-version covers its dependencies'
+    Msrv,
+    /// Step 13's kernels compiled by NVRTC (the CI stage alone; needs NVRTC_LIB_DIR)
+    Nvrtc,
+    /// The columnar step's Parquet export read by Spark and DataFusion
+    Handoff,
+    /// Every fuzz target of fuzz/, seeded with the conformance cases, for SECONDS each
+    Fuzz {
+        /// How long each target runs
+        #[arg(default_value_t = CI_FUZZ_SECONDS)]
+        seconds: u64,
+    },
+    /// The steps of the ladder, in order
+    Steps,
+}
+
+/// `7` or `step7`: a step's number.
+fn step_number(arg: &str) -> Result<u32> {
+    arg.trim_start_matches("step")
+        .parse()
+        .map_err(|_| failed!("not a step number: {arg}"))
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
     let root = workspace_root();
-    let result = match args
-        .iter()
-        .map(String::as_str)
-        .collect::<Vec<_>>()
-        .as_slice()
-    {
-        ["ci"] => ci(&root),
-        ["exercise", rest @ ..] => exercise::exercise(&root, rest),
-        ["diff", a, b] => diff::diff(&root, a, b),
-        ["book", rest @ ..] => book::book(&root, rest),
-        ["msrv"] => msrv::check(&root),
-        ["nvrtc"] => nvrtc_step13(&root),
-        ["handoff"] => handoff::handoff(&root),
-        ["fuzz"] => fuzz::fuzz(&root, CI_FUZZ_SECONDS),
-        ["fuzz", seconds] => match seconds.parse() {
-            Ok(seconds) => fuzz::fuzz(&root, seconds),
-            Err(_) => Err(format!("not a number of seconds: {seconds}")),
-        },
-        ["steps"] => {
+    let result = match Cli::parse().command {
+        Chore::Ci => ci(&root),
+        Chore::Exercise(command) => exercise::run(&root, &command),
+        Chore::Diff { a, b } => diff::diff(&root, a, b),
+        Chore::Book(args) => book::book(&root, &args),
+        Chore::Lint(args) => lint::lint(&root, &args),
+        Chore::Msrv => msrv::check(&root),
+        Chore::Nvrtc => nvrtc_step13(&root),
+        Chore::Handoff => handoff::handoff(&root),
+        Chore::Fuzz { seconds } => fuzz::fuzz(&root, seconds),
+        Chore::Steps => {
             for (n, dir) in steps(&root) {
                 println!(
                     "step{n}\t{}",
@@ -81,18 +136,13 @@ fn main() -> ExitCode {
             }
             Ok(())
         }
-        _ => Err(format!(
-            "usage: cargo x ci | cargo x exercise {} | cargo x book [--figures | --readme] | cargo x msrv | cargo x nvrtc | cargo x handoff | cargo x fuzz [SECONDS] | cargo x diff A B (or cargo stepdiff A B) | cargo x steps",
-            exercise::USAGE
-        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The command has said why already.
+        Err(Error::Reported) => ExitCode::FAILURE,
         Err(e) => {
-            // An empty message: the command has said why already.
-            if !e.is_empty() {
-                eprintln!("xtask: {e}");
-            }
+            eprintln!("xtask: {e}");
             ExitCode::FAILURE
         }
     }
@@ -121,12 +171,12 @@ fn steps(root: &Path) -> Vec<(u32, PathBuf)> {
     steps
 }
 
-fn run(root: &Path, program: &str, args: &[&str]) -> Result<(), String> {
+fn run(root: &Path, program: &str, args: &[&str]) -> Result {
     run_env(root, &[], program, args)
 }
 
 /// [`run`] with `env` added to the environment.
-fn run_env(root: &Path, env: &[(&str, &str)], program: &str, args: &[&str]) -> Result<(), String> {
+fn run_env(root: &Path, env: &[(&str, &str)], program: &str, args: &[&str]) -> Result {
     let shown: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
     println!("\n==> {}{program} {}", shown.concat(), args.join(" "));
     let status = Command::new(program)
@@ -134,15 +184,15 @@ fn run_env(root: &Path, env: &[(&str, &str)], program: &str, args: &[&str]) -> R
         .args(args)
         .current_dir(root)
         .status()
-        .map_err(|e| format!("cannot run {program}: {e}"))?;
+        .map_err(Error::spawn(program))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("`{program} {}` failed ({status})", args.join(" ")))
+        Err(failed!("`{program} {}` failed ({status})", args.join(" ")))
     }
 }
 
-fn ci(root: &Path) -> Result<(), String> {
+fn ci(root: &Path) -> Result {
     run(root, "cargo", &["fmt", "--all", "--check"])?;
     run(
         root,
@@ -156,6 +206,7 @@ fn ci(root: &Path) -> Result<(), String> {
             "warnings",
         ],
     )?;
+    lint::ci(root)?;
     msrv::check(root)?;
     // The API docs a learner reads with `cargo doc --open`: every link resolves.
     run_env(
@@ -175,8 +226,8 @@ fn ci(root: &Path) -> Result<(), String> {
     )?;
     // The workshop's exercises: the book's sections current, every stub red, every
     // step's body green.
-    exercise::exercise(root, &["verify"])?;
-    arrow_step11(root)?;
+    exercise::run(root, &exercise::Command::Verify)?;
+    export_tool(root)?;
     asan_step7(root)?;
     nvrtc_step13(root)?;
     smoke(root)?;
@@ -210,11 +261,11 @@ fn ci(root: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Step 11's Arrow and Parquet exports, which sit behind the features `arrow` and
-/// `parquet` (off by default, so that `cargo run -p step11` does not build those
-/// crates): clippy and their tests.
-fn arrow_step11(root: &Path) -> Result<(), String> {
-    let features = ["-p", "step11", "--features", "arrow,parquet"];
+/// The export tool's Arrow and Parquet files (`tools/export`), which sit behind the
+/// features `arrow` and `parquet` (off by default, so that `cargo test --workspace`
+/// does not build those crates): clippy and their tests.
+fn export_tool(root: &Path) -> Result {
+    let features = ["-p", "export", "--features", "arrow,parquet"];
     run(
         root,
         "cargo",
@@ -225,23 +276,14 @@ fn arrow_step11(root: &Path) -> Result<(), String> {
         ]
         .concat(),
     )?;
-    run(
-        root,
-        "cargo",
-        &[
-            &["test"],
-            &features[..],
-            &["--test", "main", "--", "arrow::", "parquet::"],
-        ]
-        .concat(),
-    )
+    run(root, "cargo", &[&["test"], &features[..]].concat())
 }
 
 /// Step 13's kernels compiled by NVRTC for compute_80 and compute_90, with no GPU:
 /// the tests of `tests/nvrtc.rs` with `REQUIRE_NVRTC=1`, so that a missing library fails here
 /// instead of skipping. The library is the folder `NVRTC_LIB_DIR`, which `.ci/run`
 /// sets from `.ci/install-nvrtc.sh` (run that script once to run this locally).
-fn nvrtc_step13(root: &Path) -> Result<(), String> {
+fn nvrtc_step13(root: &Path) -> Result {
     let dir = std::env::var("NVRTC_LIB_DIR").map_err(|_| {
         "NVRTC_LIB_DIR is not set: export NVRTC_LIB_DIR=\"$(bash .ci/install-nvrtc.sh)\" (what .ci/run does)"
             .to_string()
@@ -259,18 +301,18 @@ fn nvrtc_step13(root: &Path) -> Result<(), String> {
         .env("LD_LIBRARY_PATH", &library_path)
         .args(["test", "-p", "step13", "--test", "main", "nvrtc::"])
         .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
+        .map_err(Error::spawn("cargo"))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("step 13's NVRTC test failed ({status})"))
+        Err(failed!("step 13's NVRTC test failed ({status})"))
     }
 }
 
 /// Step 7's tests under AddressSanitizer (nightly): its SIMD loads are `unsafe`, and
 /// ASan catches a load past the input or the tail's stack buffer. Its own target
 /// directory, so the instrumented build does not replace the ordinary one.
-fn asan_step7(root: &Path) -> Result<(), String> {
+fn asan_step7(root: &Path) -> Result {
     println!(
         "\n==> RUSTFLAGS=-Zsanitizer=address cargo +nightly test --target x86_64-unknown-linux-gnu -p step7 --lib --tests"
     );
@@ -289,9 +331,9 @@ fn asan_step7(root: &Path) -> Result<(), String> {
             "--tests",
         ])
         .status()
-        .map_err(|e| format!("cannot run cargo +nightly: {e}"))?;
+        .map_err(Error::spawn("cargo +nightly"))?;
     if !status.success() {
-        return Err(format!(
+        return Err(failed!(
             "step 7's tests under AddressSanitizer failed: {status}"
         ));
     }
@@ -301,7 +343,7 @@ fn asan_step7(root: &Path) -> Result<(), String> {
 /// Every step binary, built in release mode: the gate and a one-run measurement on a
 /// small generated file, then `--records` on every conformance case, compared with
 /// the case's JSON byte for byte.
-fn smoke(root: &Path) -> Result<(), String> {
+fn smoke(root: &Path) -> Result {
     run(root, "cargo", &["build", "--release", "--bins"])?;
     let file = root.join("target/smoke/smoke.csv");
     let file_str = file.to_str().ok_or("the smoke path is not UTF-8")?;
@@ -319,8 +361,8 @@ fn smoke(root: &Path) -> Result<(), String> {
                 .arg("--records")
                 .arg(csv)
                 .output()
-                .map_err(|e| format!("cannot run {bin}: {e}"))?;
-            let expected = std::fs::read(json).map_err(|e| format!("{}: {e}", json.display()))?;
+                .map_err(Error::spawn(&bin))?;
+            let expected = std::fs::read(json).map_err(Error::io(&json))?;
             // Exit 0 for records, 1 for the parse error whose JSON the case records.
             let status = if expected.starts_with(b"{\"error\"") {
                 1
@@ -328,7 +370,7 @@ fn smoke(root: &Path) -> Result<(), String> {
                 0
             };
             if out.status.code() != Some(status) || out.stdout != expected {
-                return Err(format!(
+                return Err(failed!(
                     "step{n} --records {} differs from {}",
                     csv.display(),
                     json.display()

@@ -3,13 +3,14 @@
 //! their default features, as `cargo metadata` resolves them) declares a later one.
 //! Its own code is checked by clippy's `incompatible_msrv` lint (standard library
 //! items newer than the declared version), which `cargo x ci` runs with warnings as
-//! errors. Optional features are left out (step 11's `arrow` needs Rust 1.88, as its
-//! `Cargo.toml` says).
+//! errors. Optional features are left out (the export tool's `arrow` needs Rust
+//! 1.88, as its `Cargo.toml` says).
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::process::Command;
 
+use crate::error::{Error, Result};
 use serde_json::Value;
 
 /// `1.87` or `1.87.0` as `(1, 87, 0)`; a missing version is `(0, 0, 0)`.
@@ -27,12 +28,12 @@ fn version(v: &Value) -> (u64, u64, u64) {
 }
 
 /// Checks every member; the error lists each member whose dependencies need more.
-pub fn check(root: &Path) -> Result<(), String> {
+pub fn check(root: &Path) -> Result {
     let out = Command::new("cargo")
         .args(["metadata", "--format-version", "1"])
         .current_dir(root)
         .output()
-        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
+        .map_err(Error::spawn("cargo metadata"))?;
     let metadata: Value = serde_json::from_slice(&out.stdout)
         .map_err(|e| format!("cargo metadata printed no JSON: {e}"))?;
     let packages: HashMap<&str, &Value> = metadata["packages"]
@@ -70,7 +71,7 @@ pub fn check(root: &Path) -> Result<(), String> {
         println!("msrv: every member's rust-version covers its dependencies'");
         Ok(())
     } else {
-        Err(wrong.join("\n"))
+        Err(wrong.join("\n").into())
     }
 }
 

@@ -4,11 +4,12 @@
 //! tests of every step are generated from it (`testkit::gate_tests!`), and a test
 //! fails when a file in `data/conformance/` is missing from it or the other way round.
 //! To add a case: write `NAME.csv` (the bytes) and `NAME.json` (the answer, in the
-//! records format of [`crate::spec::json`]), then add `NAME` to the list.
+//! records format of [`crate::json`]), then add `NAME` to the list.
 
 use std::path::{Path, PathBuf};
 
-use crate::spec::json::{Outcome, from_json};
+use crate::Error;
+use crate::json::{FormatError, Outcome, from_json};
 
 /// Calls back with the names of all conformance cases; the single list of them.
 #[doc(hidden)]
@@ -171,15 +172,16 @@ pub struct Case {
 /// Loads the case `name` from [`conformance_dir`].
 ///
 /// # Errors
-/// A message naming the file that is missing or not in the records format.
-pub fn load(name: &str) -> Result<Case, String> {
+/// [`CaseError`], naming the file that cannot be read or is not in the records
+/// format.
+pub fn load(name: &str) -> Result<Case, CaseError> {
     let dir = conformance_dir();
     let csv = dir.join(format!("{name}.csv"));
     let json = dir.join(format!("{name}.json"));
-    let input = std::fs::read(&csv).map_err(|e| format!("cannot read {}: {e}", csv.display()))?;
-    let text = std::fs::read_to_string(&json)
-        .map_err(|e| format!("cannot read {}: {e}", json.display()))?;
-    let expected = from_json(&text, &input).map_err(|e| format!("{}: {e}", json.display()))?;
+    let input = std::fs::read(&csv).map_err(|e| Error::io(&csv, e))?;
+    let text = std::fs::read_to_string(&json).map_err(|e| Error::io(&json, e))?;
+    let expected =
+        from_json(&text, &input).map_err(|source| CaseError::Format { path: json, source })?;
     Ok(Case {
         name: name.to_string(),
         input,
@@ -191,8 +193,24 @@ pub fn load(name: &str) -> Result<Case, String> {
 ///
 /// # Errors
 /// As [`load`], for the first case that fails to load.
-pub fn load_all() -> Result<Vec<Case>, String> {
+pub fn load_all() -> Result<Vec<Case>, CaseError> {
     CASE_NAMES.iter().map(|name| load(name)).collect()
+}
+
+/// Why a conformance case cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum CaseError {
+    /// Its CSV or its JSON cannot be read.
+    #[error(transparent)]
+    Io(#[from] Error),
+    /// Its JSON is not in the records format.
+    #[error("{}: {source}", path.display())]
+    Format {
+        /// The JSON file.
+        path: PathBuf,
+        /// What in it is not the format.
+        source: FormatError,
+    },
 }
 
 #[cfg(test)]

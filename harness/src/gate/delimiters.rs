@@ -3,12 +3,12 @@
 
 use rayon::prelude::*;
 
+use crate::dialect::{DELIMITER, Dialect, GATE_DELIMITERS};
 use crate::gate::cases::Case;
 use crate::gate::random::Family;
 use crate::gate::{GateResult, check_input_in, first_failure};
-use crate::spec::dialect::{DELIMITER, Dialect, GATE_DELIMITERS};
-use crate::spec::reference;
-use crate::spec::step::Step;
+use crate::reference;
+use crate::step::Step;
 
 // ANCHOR: delimiters
 /// Checks `S` with each delimiter of [`GATE_DELIMITERS`] but the comma: every case

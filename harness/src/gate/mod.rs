@@ -2,11 +2,11 @@
 //!
 //! (a) Every case of `data/conformance/`, as it is and padded in front and behind with
 //! 0–[`MAX_PADDING`] bytes of filler that cannot change its parse ([`crate::gate::padding`]);
-//! (b) a differential run against [`crate::spec::reference`] on the random documents of
+//! (b) a differential run against [`crate::reference`] on the random documents of
 //! [`crate::gate::random::Family`]. Each input is checked twice: [`Step::records`] must give
 //! the same records (or the same error) as the answer, and [`Step::fingerprint`] the
 //! same fingerprint; (c) every case and document again with each other delimiter
-//! of [`crate::spec::dialect::GATE_DELIMITERS`]. A step's binary runs [`run`] before it benchmarks; its tests run
+//! of [`crate::dialect::GATE_DELIMITERS`]. A step's binary runs [`run`] before it benchmarks; its tests run
 //! the same checks one test per case (`testkit::gate_tests!`).
 
 pub mod cases;
@@ -19,13 +19,13 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use rayon::prelude::*;
 
-use crate::gate::cases::{Case, load_all};
+use crate::dialect::Dialect;
+use crate::gate::cases::{Case, CaseError, load_all};
 use crate::gate::padding::{MAX_PADDING, behind, in_front};
 use crate::gate::random::Family;
-use crate::spec::dialect::Dialect;
-use crate::spec::json::Outcome;
-use crate::spec::reference;
-use crate::spec::step::{Fingerprint, Step};
+use crate::json::Outcome;
+use crate::reference;
+use crate::step::{Fingerprint, Step};
 pub use delimiters::check_delimiters;
 
 /// What a step returned for one input, or that it panicked.
@@ -196,8 +196,8 @@ impl GateReport {
 /// depend on the threads.
 ///
 /// # Errors
-/// A message when the corpus itself cannot be loaded.
-pub fn run<S: Step>() -> Result<GateReport, String> {
+/// [`CaseError`] when the corpus itself cannot be loaded.
+pub fn run<S: Step>() -> Result<GateReport, CaseError> {
     let cases = load_all()?;
     let case_results: Vec<GateResult> = cases.par_iter().map(check_case::<S>).collect();
     let family_results: Vec<GateResult> = Family::ALL
@@ -232,7 +232,7 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Got<T> {
     }
 }
 
-fn fingerprint_of(records: &[crate::spec::step::Record]) -> Fingerprint {
+fn fingerprint_of(records: &[crate::step::Record]) -> Fingerprint {
     let mut fp = Fingerprint::default();
     for record in records {
         fp.add_record(record.iter().map(Vec::len));
@@ -311,7 +311,7 @@ fn show_field(field: Option<&Vec<u8>>) -> String {
     field.map_or("no field".to_string(), |f| show(f, 80))
 }
 
-fn show_record(record: Option<&crate::spec::step::Record>) -> String {
+fn show_record(record: Option<&crate::step::Record>) -> String {
     match record {
         None => "no record".to_string(),
         Some(fields) => format!(
@@ -325,7 +325,7 @@ fn show_record(record: Option<&crate::spec::step::Record>) -> String {
     }
 }
 
-fn show_fp(fp: &Result<Fingerprint, crate::spec::error::ParseError>) -> String {
+fn show_fp(fp: &Result<Fingerprint, crate::error::ParseError>) -> String {
     match fp {
         Ok(fp) => format!(
             "{} records, {} fields, {} bytes",

@@ -7,10 +7,10 @@
 //! line. Behind a case that ends inside an unterminated quote, the filler is bytes
 //! without a quote, which only lengthen the open field: the error stays the same.
 
-use crate::spec::dialect::bom_len;
-use crate::spec::error::ParseError;
-use crate::spec::json::Outcome;
-use crate::spec::step::Record;
+use crate::dialect::bom_len;
+use crate::error::ParseError;
+use crate::json::Outcome;
+use crate::step::Record;
 
 /// The largest padding the gate tries (every length from 0 to this).
 pub const MAX_PADDING: usize = 130;
@@ -79,7 +79,7 @@ pub fn behind(input: &[u8], expected: &Outcome, n: usize) -> Option<(Vec<u8>, Ou
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::reference::parse;
+    use crate::reference::parse;
 
     #[test]
     fn padding_never_changes_the_reference_parse() {

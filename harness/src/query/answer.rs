@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::json::hex;
 use crate::query::Aggs;
-use crate::spec::json::hex;
 
 /// One group of the answer.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -182,35 +182,26 @@ fn sum_to_json(sum: Option<f64>) -> Value {
 /// computed from integers, rounded once.
 ///
 /// # Errors
-/// What the challenge's input cannot hold, as a sentence naming the station: a
+/// [`BrcError`]: what the challenge's input cannot hold, naming the station: a
 /// temperature outside -99.9 to 99.9 or with more than one decimal, or a line without
 /// one (an empty field is NULL here; the challenge has none). A station with some NULL lines is found by its
 /// mean, which is its sum over its values, not over its lines: the two differ by at
 /// least one part in its number of lines unless the sum is zero, when the mean
 /// printed is 0.0 either way.
-pub fn groups_to_1brc(groups: &Groups) -> Result<String, String> {
+pub fn groups_to_1brc(groups: &Groups) -> Result<String, BrcError> {
     let tenths_of = |v: f64| (v * 10.0).round() as i64;
     let mut parts = Vec::with_capacity(groups.len());
     for (key, g) in groups.iter() {
         let station = key_text(key);
         let (Some(sum), Some(min), Some(max), Some(mean)) = (g.sum, g.min, g.max, g.mean) else {
-            return Err(format!(
-                "station {station:?} has no temperature, only empty fields (an empty field \
-                 is NULL, and the One Billion Row Challenge has none)"
-            ));
+            return Err(BrcError::NoTemperature { station });
         };
         if (mean * g.count as f64 - sum).abs() > sum.abs() * 1e-12 {
-            return Err(format!(
-                "station {station:?} has a line without a temperature (an empty field is \
-                 NULL, and the One Billion Row Challenge has none)"
-            ));
+            return Err(BrcError::LineWithoutTemperature { station });
         }
         for v in [min, max] {
             if !(-99.9..=99.9).contains(&v) {
-                return Err(format!(
-                    "station {station:?} has the temperature {v}, outside the One Billion \
-                     Row Challenge's range, -99.9 to 99.9"
-                ));
+                return Err(BrcError::OutOfRange { station, value: v });
             }
         }
         // One decimal, as the challenge writes them: a value with more would be
@@ -219,16 +210,10 @@ pub fn groups_to_1brc(groups: &Groups) -> Result<String, String> {
         // leaves off the tenths (up to the rounding of a sum of f64s).
         let off_tenths = |v: f64, slack: f64| ((v * 10.0).round() - v * 10.0).abs() > slack;
         if let Some(v) = [min, max].into_iter().find(|&v| off_tenths(v, 1e-9)) {
-            return Err(format!(
-                "station {station:?} has the temperature {v}, with more than the One Billion \
-                 Row Challenge's one decimal"
-            ));
+            return Err(BrcError::Decimals { station, value: v });
         }
         if off_tenths(sum, 1e-8 * (sum * 10.0).abs().max(1.0)) {
-            return Err(format!(
-                "station {station:?} has a temperature with more than the One Billion Row \
-                 Challenge's one decimal (its sum is {sum})"
-            ));
+            return Err(BrcError::SumDecimals { station, sum });
         }
         let mean =
             gen_csv::brc::round_half_up(i128::from(tenths_of(sum)), i128::from(g.count.max(1)));
@@ -240,6 +225,63 @@ pub fn groups_to_1brc(groups: &Groups) -> Result<String, String> {
         ));
     }
     Ok(format!("{{{}}}", parts.join(", ")))
+}
+
+/// Why an answer cannot be printed as the One Billion Row Challenge's: each names the
+/// station (its key, as [`key_text`] prints it).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BrcError {
+    /// Every line of the station has an empty field.
+    #[error(
+        "station {station:?} has no temperature, only empty fields (an empty field \
+         is NULL, and the One Billion Row Challenge has none)"
+    )]
+    NoTemperature {
+        /// The station.
+        station: String,
+    },
+    /// Some line of the station has an empty field.
+    #[error(
+        "station {station:?} has a line without a temperature (an empty field is \
+         NULL, and the One Billion Row Challenge has none)"
+    )]
+    LineWithoutTemperature {
+        /// The station.
+        station: String,
+    },
+    /// A temperature outside -99.9 to 99.9.
+    #[error(
+        "station {station:?} has the temperature {value}, outside the One Billion \
+         Row Challenge's range, -99.9 to 99.9"
+    )]
+    OutOfRange {
+        /// The station.
+        station: String,
+        /// Its lowest or highest temperature.
+        value: f64,
+    },
+    /// A lowest or highest temperature with more than one decimal.
+    #[error(
+        "station {station:?} has the temperature {value}, with more than the One Billion \
+         Row Challenge's one decimal"
+    )]
+    Decimals {
+        /// The station.
+        station: String,
+        /// The temperature.
+        value: f64,
+    },
+    /// A sum off the tenths: some temperature has more than one decimal.
+    #[error(
+        "station {station:?} has a temperature with more than the One Billion Row \
+         Challenge's one decimal (its sum is {sum})"
+    )]
+    SumDecimals {
+        /// The station.
+        station: String,
+        /// Its sum.
+        sum: f64,
+    },
 }
 
 /// The answer as an aligned text table: key, count, sum, one group a line.
@@ -488,7 +530,7 @@ mod tests {
             "{Oslo=0.1/0.2/0.2}"
         );
         let refused = |values: &[Option<f64>], why: &str| {
-            let e = answer(values).unwrap_err();
+            let e = answer(values).unwrap_err().to_string();
             assert!(e.starts_with("station \"Oslo\"") && e.contains(why), "{e}");
         };
         refused(

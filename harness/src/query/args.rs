@@ -5,10 +5,10 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
-use crate::query::{Aggs, Query};
+use crate::dialect::Dialect;
+use crate::query::{Aggs, NotAnAggregate, Query};
 use crate::run::cli::command;
-use crate::spec::dialect::Dialect;
-use crate::spec::step::Step;
+use crate::step::Step;
 
 /// [`command`] for a query step (steps 5 to 13): `--json` prints the answer instead of
 /// the row, and [`query_args`] name the query's columns.
@@ -42,7 +42,7 @@ pub fn query_args(command: Command) -> Command {
                 .long("format")
                 .value_parser(["table", "1brc"])
                 .default_value("table")
-                .help("1brc: the One Billion Row Challenge: station;temperature lines, no header, printed as {name=min/mean/max, ...} (sets --delimiter ';' unless given, --no-header, --group-by 1 --sum 2)"),
+                .help("1brc: the One Billion Row Challenge: station;temperature lines, no header, printed as {name=min/mean/max, ...} (sets --delimiter ';' unless given, --no-header, --group-by 1 --sum 2, --agg min,mean,max: those three cannot be given with it)"),
         )
         .arg(
             Arg::new("agg")
@@ -90,11 +90,13 @@ pub fn read_args(command: Command) -> Command {
 /// The `--null` texts and the `--agg` set.
 ///
 /// # Errors
-/// A `--null` text that is itself a value the query would sum (`-999`, `1e3`: a
-/// finite number; `NaN` and `inf` are not, so they may be `--null` texts): a value
-/// could then be both a number and NULL, and the steps that aggregate on a device decide before they see
-/// `--null`; an `--agg` word that is not an aggregate.
-pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, String> {
+/// [`OptionsError`]: a `--null` text that is itself a value the query would sum
+/// (`-999`, `1e3`: a finite number; `NaN` and `inf` are not, so they may be `--null`
+/// texts): a value could then be both a number and NULL, and the steps that aggregate
+/// on a device decide before they see `--null`; an `--agg` word that is not an
+/// aggregate; `--group-by`, `--sum` or `--agg` given with `--format 1brc`, which sets
+/// them.
+pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, OptionsError> {
     let nulls: Vec<String> = match matches.try_get_many::<String>("null") {
         Ok(Some(v)) => v.cloned().collect(),
         _ => Vec::new(),
@@ -103,17 +105,47 @@ pub fn query_options(matches: &ArgMatches) -> Result<QueryOptions, String> {
         .iter()
         .find(|n| n.parse::<f64>().is_ok_and(f64::is_finite))
     {
-        return Err(format!(
-            "--null {n}: that text is a number, so a value could be both; not supported \
-             (remove those rows first, e.g. with grep -v)"
-        ));
+        return Err(OptionsError::NullIsANumber(n.clone()));
     }
     let aggs = match matches.try_get_one::<String>("agg") {
         Ok(Some(list)) => Aggs::parse(list)?,
         _ => Aggs::DEFAULT,
     };
     let brc = matches!(matches.try_get_one::<String>("format"), Ok(Some(f)) if f == "1brc");
+    if brc && let Some(given) = given_with_1brc(matches) {
+        return Err(OptionsError::OverruledBy1brc(given));
+    }
     Ok(QueryOptions { nulls, aggs, brc })
+}
+
+/// Why the query's options cannot be honoured (exit status 2).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OptionsError {
+    /// A `--null` text that is a finite number.
+    #[error(
+        "--null {0}: that text is a number, so a value could be both; not supported \
+         (remove those rows first, e.g. with grep -v)"
+    )]
+    NullIsANumber(String),
+    /// An `--agg` word that is not an aggregate.
+    #[error(transparent)]
+    Agg(#[from] NotAnAggregate),
+    /// `--group-by`, `--sum` or `--agg` given with `--format 1brc`, which sets them.
+    #[error(
+        "--format 1brc sets the columns (--group-by 1 --sum 2) and the aggregates \
+         (min, mean, max): --{0} cannot be honoured with it (leave it out, or leave out \
+         --format 1brc)"
+    )]
+    OverruledBy1brc(&'static str),
+}
+
+/// The first of `--group-by`, `--sum` and `--agg` given on the command line, which
+/// `--format 1brc` would silently overrule ([`query`] sets them all).
+fn given_with_1brc(matches: &ArgMatches) -> Option<&'static str> {
+    ["group-by", "sum", "agg"].into_iter().find(|&id| {
+        matches!(matches.try_get_raw(id), Ok(Some(_)))
+            && matches.value_source(id) == Some(clap::parser::ValueSource::CommandLine)
+    })
 }
 
 /// The query that `matches` ask for (`options` from [`query_options`]).
@@ -158,4 +190,30 @@ pub fn read_dialect(matches: &ArgMatches) -> Option<Dialect> {
 /// `--no-header`, false where the command has no such option.
 pub fn read_no_header(matches: &ArgMatches) -> bool {
     matches!(matches.try_get_one::<bool>("no-header"), Ok(Some(true)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options(args: &[&str]) -> Result<QueryOptions, String> {
+        let command = read_args(query_args(Command::new("any")));
+        query_options(&command.get_matches_from([&["any"], args].concat()))
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn format_1brc_refuses_the_options_it_would_overrule() {
+        // 1brc grouped by column 1 and summed column 2, and printed min/mean/max,
+        // whatever --group-by, --sum and --agg said, without a word.
+        for given in [["--group-by", "name"], ["--sum", "3"], ["--agg", "count"]] {
+            let e = options(&[&["--format", "1brc"][..], &given[..]].concat()).unwrap_err();
+            assert!(e.contains(given[0]) && e.contains("--format 1brc"), "{e}");
+            assert!(options(&given).is_ok(), "{given:?} alone");
+        }
+        let brc = options(&["--format", "1brc", "--no-header", "--null", "NA"]).unwrap();
+        assert!(brc.brc);
+        // Their defaults are no choice of the user's.
+        assert!(options(&["--format", "1brc"]).is_ok());
+    }
 }

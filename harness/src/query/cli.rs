@@ -23,14 +23,14 @@ use std::time::{Duration, Instant};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
+use crate::error::Error;
 use crate::query::{
     Aggs, Groups, Query, QueryError, first_difference, groups_to_1brc, groups_to_json_with,
     groups_to_table_with, same_answer,
 };
 use crate::run::cli::{self, Options, PassError, Stamp};
 use crate::run::measure::{Measurement, time_runs};
-use crate::spec::error::Error;
-use crate::spec::step::Step;
+use crate::step::Step;
 
 /// A query step (5 and later) as the command line drives it.
 pub trait QueryStep: Step {
@@ -63,24 +63,19 @@ pub trait QueryStep: Step {
     /// Runs `query` over the file at `path`, the step's way: one timed run.
     ///
     /// # Errors
-    /// [`RunError`] when there is no answer at all (the file cannot be read, the
-    /// device failed); the query's own error inside.
-    fn query_file(
-        path: &Path,
-        query: Query<'_>,
-        config: &Self::Config,
-    ) -> Result<Result<Groups, QueryError>, RunError>;
+    /// [`RunError`]: the file cannot be read, the query fails (bad input, a column
+    /// not found), or the step's own machinery fails (a device).
+    fn query_file(path: &Path, query: Query<'_>, config: &Self::Config)
+    -> Result<Groups, RunError>;
 
     /// The same query on step 1's parser, for the speedup and the cross-check, when
-    /// [`QueryStep::COMPARES_WITH_STEP1`]; an error is any failure, described.
+    /// [`QueryStep::COMPARES_WITH_STEP1`].
     ///
     /// # Errors
-    /// The failure in words (the default: the step does not compare).
-    fn on_step1(_path: &Path, _query: Query<'_>) -> Result<Groups, String> {
-        Err(format!(
-            "{} does not compare itself with step 1",
-            Self::NAME
-        ))
+    /// As [`QueryStep::query_file`]; the default, for a step that does not compare
+    /// itself with step 1, is [`NotCompared`].
+    fn on_step1(_path: &Path, _query: Query<'_>) -> Result<Groups, RunError> {
+        Err(RunError::Step(Box::new(NotCompared(Self::NAME))))
     }
 
     /// `--verbose`: what the step says about `path` before the timed runs of `query`.
@@ -97,45 +92,71 @@ pub trait QueryStep: Step {
     }
 }
 
-/// Why a run gave no answer at all (a query's own error is an answer, [`QueryError`]).
-#[derive(Debug)]
+/// Why a run of the query gave no answer. Each has its exit status and its JSON, as
+/// [`run_query`] prints them.
+#[derive(Debug, thiserror::Error)]
 pub enum RunError {
-    /// The file could not be read: exit status 2.
+    /// The file could not be read: exit status 2, `{"error":"io",…}`.
+    #[error(transparent)]
     File(Error),
-    /// The step's own machinery failed (step 13: a CUDA call), in words: exit status 1.
-    Step(String),
+    /// The query failed (the input breaks the dialect, a column is not found, a
+    /// value is not a number): exit status 1, the error's own JSON.
+    #[error(transparent)]
+    Query(#[from] QueryError),
+    /// The step's own machinery failed (step 13: a CUDA call; steps 11 and 12: a
+    /// table): exit status 1, `{"error":"step",…}`.
+    #[error(transparent)]
+    Step(Box<dyn std::error::Error + Send + Sync>),
 }
 
 impl From<Error> for RunError {
+    /// An I/O error is the file's; a parse error is the query's, as bad input is.
     fn from(e: Error) -> RunError {
-        RunError::File(e)
-    }
-}
-
-impl std::fmt::Display for RunError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RunError::File(e) => e.fmt(f),
-            RunError::Step(message) => f.write_str(message),
+        match e {
+            Error::Parse(e) => RunError::Query(QueryError::Parse(e)),
+            e => RunError::File(e),
         }
     }
 }
 
+/// [`QueryStep::on_step1`] of a step that does not compare itself with step 1: the
+/// step's name.
+#[derive(Debug, thiserror::Error)]
+#[error("{0} does not compare itself with step 1")]
+pub struct NotCompared(pub &'static str);
+
+/// Why the same query on step 1's parser does not stand beside the step's answer.
+#[derive(Debug, thiserror::Error)]
+pub enum Step1Error {
+    /// It gave another answer: the first difference, in words ([`first_difference`]).
+    #[error("the same query on step 1's parser gives another answer: {0}")]
+    Differs(String),
+    /// It failed.
+    #[error("the same query on step 1's parser fails: {0}")]
+    Failed(#[source] RunError),
+}
+
 /// Prints `e` after the step's name (and with `--json` as JSON on stdout: a file
-/// that could not be read as `{"error":"io",…}`, a parse error as its own, the
+/// that could not be read as `{"error":"io",…}`, a query's error as its own, the
 /// step's machinery as `{"error":"step",…}`) and returns its exit status.
 fn run_failed<S: QueryStep>(e: &RunError, json: bool) -> ExitCode {
     match e {
         RunError::File(e) => cli::fail_as(S::NAME, e, json),
-        RunError::Step(message) => failed::<S>("step", message, ExitCode::FAILURE, json),
+        RunError::Query(e) => report::<S>(e, json),
+        RunError::Step(e) => failed::<S>("step", e, ExitCode::FAILURE, json),
     }
 }
 
 /// Prints `message` after the step's name, and with `json` as `{"error": kind, …}` on
 /// stdout; returns `code`.
-fn failed<S: QueryStep>(kind: &str, message: &str, code: ExitCode, json: bool) -> ExitCode {
+fn failed<S: QueryStep>(
+    kind: &str,
+    message: impl std::fmt::Display,
+    code: ExitCode,
+    json: bool,
+) -> ExitCode {
     if json {
-        println!("{}", cli::error_object(kind, message));
+        println!("{}", cli::error_object(kind, &message));
     }
     eprintln!("{}: {message}", S::NAME);
     code
@@ -179,12 +200,12 @@ pub fn run_query<S: QueryStep>() -> ExitCode {
     // An option the step cannot honour (step 13's `--device cuda` without a device).
     let config = match S::config(&matches) {
         Ok(config) => config,
-        Err((message, code)) => return failed::<S>("options", &message, code, options.json),
+        Err((message, code)) => return failed::<S>("options", message, code, options.json),
     };
     let read = match cli::query_options(&matches) {
         Ok(read) => read,
         Err(message) => {
-            return failed::<S>("options", &message, ExitCode::from(2), options.json);
+            return failed::<S>("options", message, ExitCode::from(2), options.json);
         }
     };
     let query = cli::query(&matches, &read);
@@ -221,13 +242,7 @@ fn run<S: QueryStep>(
             .map_err(|e| changed().unwrap_or_else(|| run_failed::<S>(&e, json)))
     })?;
     S::after_runs(path, config, &times);
-    let groups = match &answers[0] {
-        Ok(groups) => groups,
-        Err(e) => {
-            unchanged()?;
-            return Err(report::<S>(e, json));
-        }
-    };
+    let groups = &answers[0];
     unchanged()?;
     // A timed pass ends when every group is complete, as a peer's does; the order by
     // key, for printing, is made here, timed apart.
@@ -345,31 +360,27 @@ pub fn print_answer(path: &Path, query: Query<'_>, groups: &Groups) {
 /// `None` for a step that does not compare itself with step 1.
 ///
 /// # Errors
-/// What differs, in one line ([`first_difference`]: never every group).
+/// [`Step1Error`]: step 1's parser failed, or what differs, in one line
+/// ([`first_difference`]: never every group).
 fn step1_speed<S: QueryStep>(
     path: &Path,
     query: Query<'_>,
     expected: &Groups,
     runs: u32,
-) -> Result<Option<f64>, String> {
+) -> Result<Option<f64>, Step1Error> {
     if !S::COMPARES_WITH_STEP1 {
         return Ok(None);
     }
-    let (answers, times, _) = time_runs(runs, || Ok::<_, String>(S::on_step1(path, query)))?;
-    for answer in &answers {
+    let (answers, times, _) =
+        time_runs(runs, || S::on_step1(path, query)).map_err(Step1Error::Failed)?;
+    for groups in &answers {
         // Compared group by group: the two answers' JSON would take hundreds of bytes
         // a group, gigabytes with millions of keys.
-        match answer {
-            Ok(groups) if same_answer(groups, expected, query.aggs) => {}
-            Ok(groups) => {
-                let names = (S::NAME, "step 1's parser");
-                let difference =
-                    first_difference(expected, groups, query.aggs, names).unwrap_or_default();
-                return Err(format!(
-                    "the same query on step 1's parser gives another answer: {difference}"
-                ));
-            }
-            Err(e) => return Err(format!("the same query on step 1's parser fails: {e}")),
+        if !same_answer(groups, expected, query.aggs) {
+            let names = (S::NAME, "step 1's parser");
+            let difference =
+                first_difference(expected, groups, query.aggs, names).unwrap_or_default();
+            return Err(Step1Error::Differs(difference));
         }
     }
     Ok(times.iter().min().map(|t| t.as_secs_f64()))

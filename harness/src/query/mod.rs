@@ -12,10 +12,10 @@ pub mod cli;
 pub mod error;
 pub mod groups;
 
-use crate::spec::dialect::Dialect;
+use crate::dialect::Dialect;
 
 pub use crate::query::answer::{
-    Group, Groups, GroupsBuilder, first_difference, groups_to_1brc, groups_to_json,
+    BrcError, Group, Groups, GroupsBuilder, first_difference, groups_to_1brc, groups_to_json,
     groups_to_json_with, groups_to_table, groups_to_table_with, key_text, same_answer,
 };
 pub use crate::query::error::{Place, QueryError, field_byte, line_at};
@@ -94,16 +94,14 @@ impl Aggs {
     /// Parses `count,sum,min,max,mean` (any of them, any order, at least one).
     ///
     /// # Errors
-    /// The word that is not one of them.
-    pub fn parse(text: &str) -> Result<Aggs, String> {
+    /// [`NotAnAggregate`]: the word that is not one of them.
+    pub fn parse(text: &str) -> Result<Aggs, NotAnAggregate> {
         let mut set = 0;
         for word in text.split(',').map(str::trim) {
             let (_, agg) = Aggs::NAMES
                 .iter()
                 .find(|(name, _)| *name == word)
-                .ok_or_else(|| {
-                    format!("--agg: {word:?} is not one of count, sum, min, max, mean")
-                })?;
+                .ok_or_else(|| NotAnAggregate(word.to_string()))?;
             set |= agg.0;
         }
         Ok(Aggs(set))
@@ -124,6 +122,11 @@ impl Aggs {
         self.0 & (Aggs::MIN.0 | Aggs::MAX.0) != 0
     }
 }
+
+/// An `--agg` word that is not one of `count`, `sum`, `min`, `max`, `mean`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--agg: {0:?} is not one of count, sum, min, max, mean")]
+pub struct NotAnAggregate(pub String);
 
 /// Texts that files often use for a missing value: a value that is one of them and
 /// is not a `--null` gets an error that suggests `--null`.

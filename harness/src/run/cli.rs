@@ -10,15 +10,15 @@ use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
+use crate::dialect::Dialect;
+use crate::error::Error;
 use crate::run::measure::{Measurement, thousands, time_runs};
-use crate::spec::dialect::Dialect;
-use crate::spec::error::Error;
-use crate::spec::step::{Fingerprint, Step};
+use crate::step::{Fingerprint, Step};
 
 use crate::gate;
 pub use crate::query::args::{
-    QueryOptions, query, query_args, query_command, query_options, read_args, read_dialect,
-    read_no_header,
+    OptionsError, QueryOptions, query, query_args, query_command, query_options, read_args,
+    read_dialect, read_no_header,
 };
 pub use crate::run::changed::{FileChanged, Stamp};
 pub use crate::run::report::{
@@ -26,7 +26,7 @@ pub use crate::run::report::{
 };
 pub use crate::run::sigbus::{explain_sigbus, explain_sigbus_with, sigbus_as_json};
 use crate::run::stamp;
-use crate::spec::{json, reference};
+use crate::{json, reference};
 
 /// The options every step binary takes.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use crate::run::alloc::{AllocCount, count_allocations};
-use crate::spec::step::Fingerprint;
+use crate::step::Fingerprint;
 
 /// How this binary was built: `"release"`, or `"dev"` when debug assertions are on
 /// (`cargo run` or `cargo test` without `--release`). The dev profile is optimised too

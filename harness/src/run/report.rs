@@ -20,9 +20,9 @@ use std::process::ExitCode;
 
 use clap::{ArgMatches, Command};
 
+use crate::error::Error;
 use crate::query::QueryError;
 use crate::run::changed::FileChanged;
-use crate::spec::error::Error;
 
 /// The matches of `command` over this process's arguments. A usage error ends the
 /// process as clap ends it (its message on stderr, exit status 2), after printing it

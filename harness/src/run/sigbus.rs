@@ -38,7 +38,10 @@ pub fn explain_sigbus(path: &std::path::Path) {
 /// [`explain_sigbus`] with the line `message`: for what is mapped besides an input
 /// file (step 11's tables).
 pub fn explain_sigbus_with(message: String) {
-    let json = serde_json::json!({"error": "file_changed", "message": message});
+    let json = serde_json::json!({
+        "error": "file_changed",
+        "message": message.trim_start_matches("error: "),
+    });
     install(message, json);
 }
 

@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
-use harness::spec::dialect::{CR, LF, QUOTE, bom_len};
+use harness::dialect::{CR, LF, QUOTE, bom_len};
 
 use crate::machine::State;
 

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use clap::{Arg, ArgMatches, Command};
 use harness::query::cli::{QueryStep, RunError};
-use harness::query::{Groups, Query, QueryError};
+use harness::query::{Groups, Query};
 
 use crate::query::{self, Split};
 use crate::{Step10, Tier, chunks, fingerprint_chunked, fingerprint_in, map, step1_query};
@@ -51,16 +51,12 @@ impl QueryStep for Step10 {
         })
     }
 
-    fn query_file(
-        path: &Path,
-        query: Query<'_>,
-        split: &Split,
-    ) -> Result<Result<Groups, QueryError>, RunError> {
-        Ok(query::run_split(&map(path)?, query, *split))
+    fn query_file(path: &Path, query: Query<'_>, split: &Split) -> Result<Groups, RunError> {
+        Ok(query::run_split(&map(path)?, query, *split)?)
     }
 
-    fn on_step1(path: &Path, query: Query<'_>) -> Result<Groups, String> {
-        step1_query::run(path, query).map_err(|e| format!("{e:?}"))
+    fn on_step1(path: &Path, query: Query<'_>) -> Result<Groups, RunError> {
+        step1_query::run(path, query)
     }
 
     fn verbose(path: &Path, query: Query<'_>, split: &Split) {

@@ -39,7 +39,7 @@ use std::fs::File;
 use std::marker::PhantomData;
 use std::path::Path;
 
-use harness::spec::dialect::Dialect;
+use harness::dialect::Dialect;
 use harness::{Error, Fingerprint, ParseError, Record as OwnedRecord, Step};
 use memmap2::Mmap;
 

@@ -2,7 +2,7 @@
 //! walks it and hands out each record as a view ([`crate::record`]).
 
 use harness::ParseError;
-use harness::spec::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
+use harness::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
 
 use crate::blocks::Tier;
 use crate::index::Stats;
@@ -47,7 +47,7 @@ impl Default for Parser {
 }
 
 impl Parser {
-    /// A parser for fields separated by `delimiter` (see `harness::spec::dialect::Dialect`).
+    /// A parser for fields separated by `delimiter` (see `harness::dialect::Dialect`).
     pub fn new(delimiter: u8) -> Parser {
         Parser {
             spans: Vec::new(),

@@ -2,8 +2,8 @@
 //! into its thread's [`Aggregator`], then the first error in input order, else the
 //! threads' tables merged ([`crate::merge`]).
 
+use harness::dialect::bom_len;
 use harness::query::{Groups, QueryError};
-use harness::spec::dialect::bom_len;
 
 use crate::chunks::{self, Plan};
 use crate::machine::State;

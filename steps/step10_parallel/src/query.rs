@@ -87,8 +87,8 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     }
 
     // ANCHOR: add
-    /// Adds one record; `place(k)` gives where it and its field `k` are, asked only to
-    /// report an error.
+    /// Adds one record; `place(k)` gives where it and its field `k` are, when the
+    /// source knows, asked only to report an error.
     ///
     /// # Errors
     /// [`QueryError::MissingColumn`] (or `DuplicateColumn`, `NotAPosition`) when a
@@ -99,7 +99,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     pub fn add(
         &mut self,
         record: &(impl Fields + ?Sized),
-        place: impl FnOnce(usize) -> Place,
+        place: impl FnOnce(usize) -> Option<Place>,
     ) -> Result<(), QueryError> {
         let index = self.records;
         self.records += 1;
@@ -115,11 +115,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             }
         };
         if record.width() != width {
-            let Place { line, byte } = place(0);
             return Err(QueryError::FieldCount {
                 record: index,
-                line,
-                byte,
+                place: place(0),
                 expected: width,
                 found: record.width(),
             });
@@ -139,7 +137,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// As [`Aggregator::add`].
     pub fn add_record(&mut self, input: &[u8], record: &Record<'_, '_>) -> Result<(), QueryError> {
         let spans = record.spans();
-        self.add(record, |k| Place::of(input, spans[0].start, spans[k].start))
+        self.add(record, |k| {
+            Some(Place::of(input, spans[0].start, spans[k].start))
+        })
     }
 
     /// The value of record `index` from its cooked bytes `text`: NULL (empty, or a
@@ -149,20 +149,16 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         &self,
         text: Cow<'_, [u8]>,
         index: u64,
-        place: impl FnOnce() -> Place,
+        place: impl FnOnce() -> Option<Place>,
     ) -> Result<Option<Number>, QueryError> {
         if self.query.is_null(&text) {
             return Ok(None); // empty, or a `--null` text
         }
-        parse_number(&text).map_err(|_| {
-            let Place { line, byte } = place();
-            QueryError::InvalidNumber {
-                record: index,
-                line,
-                byte,
-                column: self.query.sum.to_string(),
-                text: text.into_owned(),
-            }
+        parse_number(&text).map_err(|_| QueryError::InvalidNumber {
+            record: index,
+            place: place(),
+            column: self.query.sum.to_string(),
+            text: text.into_owned(),
         })
     }
 
@@ -226,11 +222,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         self.records += 1;
         let (_, _, width) = self.columns.expect("the first record names the columns");
         if row.width != width {
-            let Place { line, byte } = Place::of(input, row.start, row.start);
             return Err(QueryError::FieldCount {
                 record: index,
-                line,
-                byte,
+                place: Some(Place::of(input, row.start, row.start)),
                 expected: width,
                 found: row.width,
             });
@@ -246,7 +240,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             Some(v) => Some(Number::Fixed(v)),
             None => {
                 // `value_start` is the raw field's: its quote, if it has one.
-                let place = || Place::of(input, row.start, value_start);
+                let place = || Some(Place::of(input, row.start, value_start));
                 let value = &input[value_start..value_end];
                 self.value_of(raw_cooked(value), index, place)?
             }

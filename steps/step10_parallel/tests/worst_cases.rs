@@ -4,7 +4,7 @@
 //! `chunks.rs`, puts a boundary at every byte of every case; these are large).
 
 use harness::Step;
-use harness::spec::reference;
+use harness::reference;
 use step10::chunks::plan;
 use step10::{Chunked, Tier, fingerprint_chunked};
 

@@ -2,24 +2,33 @@
 //!
 //! ```text
 //! split the input (after the BOM) into chunks of `size` bytes
-//! in parallel, for each chunk and each state s of the state machine:
-//!     end[s]   = the state at the chunk's end, had it started in s
-//!     first[s] = where its first record starts, had it started in s (or none)
-//! sequentially (O(chunks)): state = StartRecord
-//!     for each chunk: entry = state; from = first[entry]; state = end[entry]
+//! in parallel, for each chunk but the first, run the machines of every start state
+//! side by side from its first byte, until they meet or the chunk ends:
+//!     met at byte m in state s: from there on they are one machine, so the chunk's
+//!         records start at first = the first record start at or after m, whatever
+//!         the chunk started in
+//!     apart at the end: for each start state s, end[s] = the state after the chunk,
+//!         first[s] = its first record start (or none)
+//! sequentially (O(chunks)): for each chunk, from = first (met), or
+//!     first[state at its start] (apart), that state being the end state of the chunk
+//!     before (found by one machine from where that chunk's machines met, if need be)
 //! in parallel: parse each chunk's records, from its `from` to the next chunk's
 //! ```
 //!
 //! A chunk's transition function is found without parsing it: between two quotes
 //! the machine stays inside or outside quotes, so the start states share one
 //! `memchr` pass for quotes (and each makes one for its first LF), and the exact
-//! state at a quote is read off the byte before it.
+//! state at a quote is read off the byte before it. And the machines soon meet
+//! where quotes are many: a quoted field seen from inside and from outside ends, in
+//! both, at its next delimiter, since a quote inside an unquoted field is data. So
+//! in a file whose strings are all quoted a transition function reads a few dozen
+//! bytes, not its chunk; where quotes are few it jumps from quote to quote.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
 
-use harness::spec::dialect::{CR, LF, QUOTE, bom_len};
+use harness::dialect::{CR, LF, QUOTE, bom_len};
 
 use crate::machine::State;
 
@@ -40,14 +49,33 @@ fn index(state: State) -> usize {
 }
 
 // ANCHOR: transition
-/// A chunk's transition function: for each start state (indexed as [`STATES`]),
-/// the state at its end and the first record start at or after its first byte.
+/// A chunk's transition function: what the state machine does over the chunk, for
+/// each state it might start in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Transition {
-    /// The state after the chunk's last byte, for each start state.
-    pub end: [State; 5],
-    /// The first record start in `from..=to`, for each start state.
-    pub first: [Option<usize>; 5],
+pub enum Transition {
+    /// The machines of every start state met: before byte `at` they are all in
+    /// `state`, so from there on they are one machine. The chunk's records start at
+    /// `first`, the first record start in `at..=to` (or there is none), whatever the
+    /// state at its first byte; the records before `at` are the previous chunk's. The
+    /// state at the chunk's end is that one machine's, found only if the scan needs
+    /// it ([`end_from`]).
+    Met {
+        /// Where the machines met: each was in `state` before this byte.
+        at: usize,
+        /// Their state there.
+        state: State,
+        /// The first record start in `at..=to`.
+        first: Option<usize>,
+    },
+    /// The machines had not met by the chunk's end: for each start state (indexed as
+    /// [`STATES`]), the state after the chunk's last byte and the first record start
+    /// in `from..=to`.
+    Apart {
+        /// The state after the chunk's last byte, for each start state.
+        end: [State; 5],
+        /// The first record start in `from..=to`, for each start state.
+        first: [Option<usize>; 5],
+    },
 }
 
 // ANCHOR: exercise_transition
@@ -61,52 +89,59 @@ pub fn transition(
     to: usize,
     delimiter: u8,
 ) -> Transition {
-    let [outside, inside] = run(
-        input,
-        origin,
-        from,
-        to,
-        [State::Unquoted, State::Quoted],
-        delimiter,
-    );
+    let met = |at, state| Transition::Met {
+        at,
+        state,
+        first: first_from(input, origin, at, state, to, delimiter),
+    };
     match input[from..to].first() {
         // After a first byte that is not a quote or a CR, every state but `Quoted` is
         // in the same state (`,`: StartField, LF: StartRecord, else Unquoted): one
         // run serves four. Only `StartRecord` may have its first record start at `from`.
         Some(&b) if b != QUOTE && b != CR => {
-            let at_start = (from == origin || input[from - 1] == LF).then_some(from);
-            Transition {
-                end: [outside.0, outside.0, outside.0, inside.0, outside.0],
-                first: [
-                    at_start.or(outside.1),
-                    outside.1,
-                    outside.1,
-                    inside.1,
-                    outside.1,
-                ],
+            let entries = [State::Unquoted, State::Quoted];
+            match run(input, origin, from, to, entries, delimiter) {
+                Runs::Met(at, state) => met(at, state),
+                Runs::Apart([outside, inside]) => {
+                    let at_start = (from == origin || input[from - 1] == LF).then_some(from);
+                    Transition::Apart {
+                        end: [outside.0, outside.0, outside.0, inside.0, outside.0],
+                        first: [
+                            at_start.or(outside.1),
+                            outside.1,
+                            outside.1,
+                            inside.1,
+                            outside.1,
+                        ],
+                    }
+                }
             }
         }
-        _ => {
-            let mut t = Transition {
-                end: STATES,
-                first: [None; 5],
-            };
-            let runs = run(input, origin, from, to, STATES, delimiter);
-            for (k, (end, first)) in runs.into_iter().enumerate() {
-                (t.end[k], t.first[k]) = (end, first);
-            }
-            t
-        }
+        _ => match run(input, origin, from, to, STATES, delimiter) {
+            Runs::Met(at, state) => met(at, state),
+            Runs::Apart(runs) => Transition::Apart {
+                end: runs.map(|(end, _)| end),
+                first: runs.map(|(_, first)| first),
+            },
+        },
     }
 }
 // ANCHOR_END: exercise_transition
 // ANCHOR_END: transition
 
 // ANCHOR: run
+/// What [`run`] found: where its machines met and their state there, or each one's
+/// state at the end and first record start.
+enum Runs<const N: usize> {
+    Met(usize, State),
+    Apart([(State, Option<usize>); N]),
+}
+
 /// The state machine over `from..to` started in each of `entries` at once, but only
-/// stopping at quotes: the state at `to` and the first record start of each. The
-/// machines read the same quotes, so one pass of `memchr` finds them for all, instead
-/// of one pass per machine over the same bytes.
+/// stopping at quotes, until the machines meet (all in one state before a quote):
+/// where, and in which state; else the state at `to` and the first record start of
+/// each. The machines read the same quotes, so one pass of `memchr` finds them for
+/// all, instead of one pass per machine over the same bytes.
 fn run<const N: usize>(
     input: &[u8],
     origin: usize,
@@ -114,15 +149,62 @@ fn run<const N: usize>(
     to: usize,
     entries: [State; N],
     delimiter: u8,
-) -> [(State, Option<usize>); N] {
+) -> Runs<N> {
     let at_record_start = from == origin || input[from - 1] == LF;
     let mut machines = entries.map(|entry| Machine::new(input, from, to, entry, at_record_start));
     for q in memchr::memchr_iter(QUOTE, &input[from..to]) {
+        let q = from + q;
+        let state = machines[0].state_before(input, q, delimiter);
+        if N > 1
+            && machines[1..]
+                .iter()
+                .all(|m| m.state_before(input, q, delimiter) == state)
+        {
+            return Runs::Met(q, state);
+        }
         for m in &mut machines {
-            m.quote(input, from + q, to, delimiter);
+            m.quote(input, q, to, delimiter);
         }
     }
-    machines.map(|m| m.end(input, to, delimiter))
+    Runs::Apart(machines.map(|m| m.end(input, to, delimiter)))
+}
+
+/// The first record start in `at..=to` of one machine in `state` before byte `at`,
+/// reading no further than it.
+fn first_from(
+    input: &[u8],
+    origin: usize,
+    at: usize,
+    state: State,
+    to: usize,
+    delimiter: u8,
+) -> Option<usize> {
+    let at_record_start = at == origin || input[at - 1] == LF;
+    let mut m = Machine::new(input, at, to, state, at_record_start);
+    for q in memchr::memchr_iter(QUOTE, &input[at..to]) {
+        if m.first.is_some() {
+            return m.first;
+        }
+        m.quote(input, at + q, to, delimiter);
+    }
+    m.end(input, to, delimiter).1
+}
+
+/// The state after byte `to - 1` of one machine in `state` before byte `at`: the end
+/// state of a chunk whose machines met at `at`, for the scan, when the next chunk's
+/// did not meet.
+pub fn end_from(
+    input: &[u8],
+    origin: usize,
+    at: usize,
+    state: State,
+    to: usize,
+    delimiter: u8,
+) -> State {
+    match run(input, origin, at, to, [state], delimiter) {
+        Runs::Apart([(end, _)]) => end,
+        Runs::Met(..) => unreachable!("one machine meets no other"),
+    }
 }
 
 /// One machine of [`run`], between two quotes.
@@ -153,6 +235,16 @@ impl Machine {
             (m.quoted, m.next) = (true, from + 1); // the second quote of a `""`
         }
         m
+    }
+
+    /// The state before the quote at `q`, which the machine has not read yet.
+    fn state_before(&self, input: &[u8], q: usize, delimiter: u8) -> State {
+        match (self.quoted, self.next > q) {
+            // `q` is the second quote of a `""`: the first left the field's end open.
+            (true, true) => State::QuoteInQuoted,
+            (true, false) => State::Quoted,
+            (false, _) => state_at(input, self.anchor, self.anchor_state, q, delimiter),
+        }
     }
 
     /// Reads the quote at `q`.
@@ -240,11 +332,15 @@ pub struct Part {
 pub struct SpanStats {
     /// Chunks the input was split into.
     pub chunks: usize,
-    /// Chunks whose first byte is inside a quoted field.
-    pub inside_quotes: usize,
-    /// Chunks where the speculation "this chunk starts outside quotes" was wrong:
-    /// its true first record start is not the one that speculation gives.
-    pub wrong: usize,
+    /// Chunks after the first whose start states' machines met ([`Transition::Met`]).
+    pub met: usize,
+    /// Bytes the transition functions read: up to the first record start where the
+    /// machines met, the whole chunk where they did not, and the bytes read again by
+    /// [`end_from`] for the scan.
+    pub read: u64,
+    /// End states the scan found by [`end_from`]: a chunk whose machines met, before
+    /// one whose machines did not.
+    pub ends_found: usize,
     /// Bytes parsed past a chunk's end to finish its last record (read once by that
     /// chunk's parse and once by the next chunk's transition function).
     pub past_end: u64,
@@ -273,29 +369,59 @@ pub fn plan(input: &[u8], size: usize, threads: usize, delimiter: u8) -> Plan {
             (origin + (k + 1) * size).min(input.len()),
         )
     };
+    // The first chunk starts at the input's first record start, in `StartRecord`:
+    // as if its machines had met there. With one chunk, no transition function runs.
     let transitions = map_chunks(
         threads,
         n,
         || (),
-        |(), k| {
-            let (from, to) = bounds(k);
-            transition(input, origin, from, to, delimiter)
+        |(), k| match k {
+            0 => Transition::Met {
+                at: origin,
+                state: State::StartRecord,
+                first: Some(origin),
+            },
+            _ => {
+                let (from, to) = bounds(k);
+                transition(input, origin, from, to, delimiter)
+            }
         },
     )
     .0;
-    // The exclusive scan: each chunk's true start state is its predecessor's end.
+    // The exclusive scan: each chunk's true start state is its predecessor's end,
+    // needed only where the machines did not meet.
     let mut stats = SpanStats {
         chunks: n,
         ..SpanStats::default()
     };
-    let (mut state, mut firsts) = (State::StartRecord, Vec::with_capacity(n));
-    for t in &transitions {
-        let true_first = t.first[index(state)];
-        stats.inside_quotes += usize::from(matches!(state, State::Quoted | State::QuoteInQuoted));
-        stats.wrong +=
-            usize::from(true_first != t.first[index(State::Unquoted)] && !firsts.is_empty());
-        firsts.push(true_first);
-        state = t.end[index(state)];
+    let mut firsts = Vec::with_capacity(n);
+    // The state at the previous chunk's end: known, or to be found from where its
+    // machines met, by one machine (`end_from`).
+    let mut state = Ok(State::StartRecord);
+    for (k, t) in transitions.iter().enumerate() {
+        let (from, to) = bounds(k);
+        match *t {
+            Transition::Met {
+                at,
+                state: s,
+                first,
+            } => {
+                firsts.push(first);
+                stats.met += usize::from(k > 0);
+                stats.read += (first.unwrap_or(to) - from) as u64 * u64::from(k > 0);
+                state = Err((at, s));
+            }
+            Transition::Apart { end, first } => {
+                let entry = state.unwrap_or_else(|(at, s)| {
+                    stats.ends_found += 1;
+                    stats.read += (from - at) as u64;
+                    end_from(input, origin, at, s, from, delimiter)
+                });
+                firsts.push(first[index(entry)]);
+                stats.read += (to - from) as u64;
+                state = Ok(end[index(entry)]);
+            }
+        }
     }
     // A chunk with no record start of its own hands its bytes to the one before.
     let mut parts = Vec::new();
@@ -387,11 +513,16 @@ pub const MAX_THREADS: u64 = 1024;
 /// outweigh the bytes, and memory grows with the input many times over.
 pub const MIN_CHUNK: u64 = 4096;
 
-/// The default chunk size for `threads` threads: eight chunks a thread, for balance;
-/// at least 256 KiB, so that a chunk's fixed costs stay small; and at most
+/// The default chunk size for `threads` threads. On one thread, the whole input: one
+/// chunk needs no transition function (the first chunk's start is known), so the
+/// query is the one-core step's single pass. On more, eight chunks a thread, for
+/// balance; at least 256 KiB, so that a chunk's fixed costs stay small; and at most
 /// [`MAX_DEFAULT_CHUNK`].
 pub fn default_size(len: usize, threads: usize) -> usize {
-    (len / (8 * threads.max(1))).clamp(256 << 10, MAX_DEFAULT_CHUNK)
+    if threads <= 1 {
+        return len.max(1);
+    }
+    (len / (8 * threads)).clamp(256 << 10, MAX_DEFAULT_CHUNK)
 }
 
 /// The largest default chunk, in bytes. A thread decides after each chunk whether

@@ -13,6 +13,9 @@ use crate::exact::{Number, fixed_to_f64};
 /// shifted `a` has 64 bits or more; a larger `q` takes long division, a bit a step.
 /// First, when `a` and `q` are exact `f64`s once divided by 10^12, as most sums of
 /// plain decimals and their scale are, one `f64` division (`exact_operands`).
+// (Inlined, so that a constant `q`, a sum's scale, folds at compile time; the long
+// division is out of line.)
+#[inline]
 pub fn ratio_to_f64(a: u128, q: u128) -> f64 {
     if a == 0 {
         return 0.0;
@@ -21,6 +24,8 @@ pub fn ratio_to_f64(a: u128, q: u128) -> f64 {
 }
 
 /// [`ratio_to_f64`] by long division, for `0 < a` and `0 < q < 2^126`.
+#[cold]
+#[inline(never)]
 fn long_ratio(a: u128, q: u128) -> f64 {
     let bits = |x: u128| 128 - x.leading_zeros() as i32;
     let shift = if q >> 64 == 0 {
@@ -50,23 +55,25 @@ fn long_ratio(a: u128, q: u128) -> f64 {
 /// its scale, 10^18, both are multiples of: IEEE division then rounds the exact
 /// quotient once, correctly (Clinger's fast path, "How to Read Floating Point Numbers
 /// Accurately", PLDI 1990). `None` for any other pair.
+#[inline]
 fn exact_operands(a: u128, q: u128) -> Option<f64> {
     let (a, q) = tera_fold(a).zip(tera_fold(q)).unwrap_or((a, q));
-    (a < 1 << 53 && q < 1 << 53).then(|| a as f64 / q as f64)
+    // Through `u64`: a `u128` has no conversion instruction, and both are under 2^53.
+    (a < 1 << 53 && q < 1 << 53).then(|| a as u64 as f64 / q as u64 as f64)
 }
 
 /// `x / 10^12` when `x` is a multiple of 10^12 = 2^12 x 5^12, found without a
-/// division of `u128`s: `x mod 5^12` from the two halves of `x` (`HI` is 2^64
-/// modulo 5^12, so `x = hi x HI + lo` modulo 5^12), and the quotient by the inverse
-/// of 5^12 modulo 2^128, exact since 5^12 divides `x / 2^12`.
+/// division of `u128`s: `x / 2^12` times the inverse of 5^12 modulo 2^128 is the
+/// quotient when 5^12 divides it, and, because multiplying by that inverse permutes
+/// the `u128`s and sends the multiples of 5^12 to `0..=u128::MAX / 5^12` in order, a
+/// number past that range when 5^12 does not divide it (Granlund and Montgomery,
+/// "Division by Invariant Integers using Multiplication", PLDI 1994, section 9).
+#[inline]
 fn tera_fold(x: u128) -> Option<u128> {
-    const P: u64 = 244_140_625; // 5^12
-    const HI: u64 = ((1u128 << 64) % P as u128) as u64;
-    const INVERSE: u128 = inverse_mod_2_128(P as u128);
-    let (hi, lo) = ((x >> 64) as u64, x as u64);
-    // Each term under 2^28 x 2^28 + 2^28: no overflow of a u64.
-    let rem = ((hi % P) * HI + lo % P) % P;
-    (x.trailing_zeros() >= 12 && rem == 0).then(|| (x >> 12).wrapping_mul(INVERSE))
+    const P: u128 = 244_140_625; // 5^12
+    const INVERSE: u128 = inverse_mod_2_128(P);
+    let q = (x >> 12).wrapping_mul(INVERSE);
+    (x.trailing_zeros() >= 12 && q <= u128::MAX / P).then_some(q)
 }
 
 /// The inverse of the odd `p` modulo 2^128, by Newton's iteration: each step doubles
@@ -214,6 +221,21 @@ mod tests {
                     let a = a + 1; // not a multiple: the long division
                     assert_eq!(ratio_to_f64(a, q), slow(a, q), "{a}/{q}");
                 }
+            }
+        }
+        // Against the division it replaces, at every size of quotient.
+        for bits in 0..=87 {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let m = (u128::from(x) << 64 | u128::from(x.rotate_left(17))) >> (128 - bits.max(1));
+            for r in [0, 1, 4096, 244_140_625, tera / 2, tera - 1] {
+                let n = m * tera + r;
+                assert_eq!(
+                    tera_fold(n),
+                    n.is_multiple_of(tera).then(|| n / tera),
+                    "{n}"
+                );
             }
         }
         assert_eq!(tera_fold(5 * tera), Some(5));

@@ -10,17 +10,18 @@
 //! touching the CSV. A large column whose strings hardly repeat (names, ids) gains
 //! nothing from interning: the load estimates its distinct values in pass 1
 //! ([`splayed::distinct`]) and stores it as *text*, its bytes and their end offsets,
-//! as they are.
+//! as they are. The one idea: parse once, then query columns.
 //!
 //! **What changed since the previous step.** New, in rooms of their own: the table
 //! ([`splayed`]: the column types and their inference, the load's two passes
 //! writing into the mapped column files, the deterministic parallel interning, the
-//! crash-safe rename, reading a table back and the query over it); then, reached
-//! after the load, the hash index and `--where` through it or by a scan
-//! ([`hash_index`]), the exports to Arrow and Parquet ([`export`]), and the
-//! subcommands ([`cli`]). Kept from step 10, file for file: the parser, the chunks,
-//! the exact sum, and the query over the CSV ([`query`]), which is now the yardstick
-//! the table is measured against. Step 10's comparison with step 1's parser is gone.
+//! crash-safe rename, reading a table back, checking it, and the query over it), and
+//! the subcommands ([`cli`]). The exports to Arrow and Parquet are a tool beside the
+//! steps (`tools/export`), which reads a table through this library; step 12 adds a
+//! hash index to a loaded table. Kept from step 10, file for file: the parser, the
+//! chunks, the exact sum, and the query over the CSV ([`query`]), which is now the
+//! yardstick the table is measured against. Step 10's comparison with step 1's
+//! parser is gone.
 //!
 //! **Assumptions and policy.** The dialect of the `harness` crate, exactly; the
 //! query's rules and its exact sums are step 10's, so the JSON is step 10's, bit for
@@ -36,7 +37,7 @@ use std::fs::File;
 use std::marker::PhantomData;
 use std::path::Path;
 
-use harness::spec::dialect::Dialect;
+use harness::dialect::Dialect;
 use harness::{Error, Fingerprint, ParseError, Record as OwnedRecord, Step};
 use memmap2::Mmap;
 
@@ -63,8 +64,6 @@ pub mod scatter;
 pub mod table;
 pub mod value;
 
-pub mod export;
-pub mod hash_index;
 pub mod splayed;
 pub mod wide;
 

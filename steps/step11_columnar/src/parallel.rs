@@ -2,13 +2,13 @@
 //! into its thread's [`Aggregator`], then the first error in input order, else the
 //! threads' tables merged ([`crate::merge`]).
 
+use harness::dialect::bom_len;
 use harness::query::{Groups, QueryError};
-use harness::spec::dialect::bom_len;
 
 use crate::chunks::{self, Plan};
 use crate::machine::State;
-use crate::query::{Aggregator, Query};
-use crate::scatter::{self, Scattered};
+use crate::query::{Aggregator, Query, REVIEW};
+use crate::scatter;
 use crate::table::{GroupBy, Winner};
 use crate::{Parser, Record, Tier};
 
@@ -105,7 +105,7 @@ pub fn run_plan(
             }
             let mut failure = None;
             aggregator.records = 0; // errors name records counted from `from`
-            let before = aggregator.table.len();
+            aggregator.reviewed = (aggregator.table.len(), 0);
             let parsed = if tier == Tier::Scalar {
                 // No bitmaps to walk: the state machine's records, every field.
                 parser.records_between(tier, input, from, part.stop, |r| {
@@ -123,16 +123,14 @@ pub fn run_plan(
                     {
                         failure = Some(e);
                     }
+                    if aggregator.records.is_multiple_of(REVIEW) {
+                        aggregator.review(bits);
+                    }
                 })
             };
-            let (rows, groups) = (aggregator.records, aggregator.table.len());
-            let new = groups - before;
-            match &mut aggregator.scattered {
-                Some(scattered) => scattered.review(groups, new, rows),
-                None if Scattered::pays(groups, new, rows) => {
-                    aggregator.scattered = Some(Scattered::new(bits));
-                }
-                None => {}
+            aggregator.review(bits); // the chunk's last rows
+            if let Some(scattered) = &aggregator.scattered {
+                scattered.seal(); // the rows are merged on other threads
             }
             (
                 parser.produced(),

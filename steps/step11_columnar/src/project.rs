@@ -18,15 +18,16 @@
 //! LF, and one popcount for the rest (the "select the k-th set bit" of succinct data
 //! structures; simdjson's stage 2 walks every bit instead, as the full walk here
 //! does). A field is handed out as written
-//! (a quoted field with its quotes): the query cooks only the rare field that starts
-//! with a quote ([`raw_cooked`]). No `""` pairs are tracked here, unlike the full
-//! walk, since cooking finds them. Blocks with a misplaced quote still go through the
+//! (a quoted field with its quotes): the query reads a quoted field between its
+//! quotes when it holds no other quote ([`plain_span`]), and cooks only the rare one
+//! that does ([`raw_cooked`]). No `""` pairs are tracked here, unlike the full
+//! walk, since [`plain_span`] and cooking find them. Blocks with a misplaced quote still go through the
 //! state machine, whose records are projected the same way.
 
 use std::borrow::Cow;
 
 use harness::ParseError;
-use harness::spec::dialect::{CR, QUOTE};
+use harness::dialect::{CR, QUOTE};
 
 use crate::blocks::{BLOCK, Tier};
 use crate::index::{BATCH, Carry, Stats, Structure, stage1_in};
@@ -273,6 +274,71 @@ fn row_of(record: &Record<'_, '_>, wanted: [usize; 2]) -> Row {
         fields: [field(wanted[0]), field(wanted[1])],
     }
 }
+
+// ANCHOR: plain_span
+/// The bytes of a field as the projected walk hands it out (`start..end` of `input`)
+/// that are its cooked bytes as they lie, with no copy: the field itself when it
+/// does not start with a quote; the bytes between its quotes when it starts and ends
+/// with one and holds no other (no `""` pair, nothing after the closing quote).
+/// `None` for any other field, which only [`raw_cooked`] can cook.
+///
+/// In a file whose every string is quoted (pandas' `QUOTE_NONNUMERIC`, R's
+/// `write.csv`) every key is quoted, so this runs on every row: a key of up to 16
+/// bytes is checked in the two words that the table reads again for its hash
+/// ([`crate::key_words::KeyWords::at`]), with no loop.
+#[inline(always)]
+pub fn plain_span(input: &[u8], (start, end): (usize, usize)) -> Option<(usize, usize)> {
+    if input.get(start) != Some(&QUOTE) {
+        return Some((start, end));
+    }
+    // (`end > start` here: the field's first byte is the quote.)
+    if end - start < 2 || input[end - 1] != QUOTE || holds_quote(input, start + 1, end - 1) {
+        return None;
+    }
+    Some((start + 1, end - 1))
+}
+
+/// Whether `input[start..end]` holds a quote. Up to 16 bytes, where 16 can be read
+/// from `start`: two words, each quote byte flagged by the zero-byte test of step
+/// 4's SWAR scanner (`flag_bytes`: XOR with the quote in every byte, then
+/// `(v - 0x01…01) & !v & 0x80…80`), the flags past `end` masked off. A flag there
+/// may be false (the borrow of a true match below it), but a false flag needs a true
+/// match at a lower byte of its word, so the masked flags are zero exactly when no
+/// byte of the field is a quote.
+#[inline(always)]
+fn holds_quote(input: &[u8], start: usize, end: usize) -> bool {
+    const LO: u64 = u64::from_le_bytes([0x01; 8]);
+    const HI: u64 = u64::from_le_bytes([0x80; 8]);
+    let flags = |word: &[u8]| {
+        let v = u64::from_le_bytes(word.try_into().expect("8 bytes")) ^ (LO * u64::from(QUOTE));
+        v.wrapping_sub(LO) & !v & HI
+    };
+    let n = end - start;
+    match input.get(start..start + 16) {
+        Some(bytes) if n <= 16 => {
+            let [low, high] = FIRST_BYTES[n];
+            flags(&bytes[..8]) & low | flags(&bytes[8..]) & high != 0
+        }
+        _ => input[start..end].contains(&QUOTE), // longer, or near the input's end
+    }
+}
+
+/// `FIRST_BYTES[n]`: ones in the first `n` bytes of two little-endian words
+/// (`n` ≤ 16), the first word's bytes first.
+const FIRST_BYTES: [[u64; 2]; 17] = {
+    let mut table = [[0u64; 2]; 17];
+    let mut n = 1;
+    while n <= 16 {
+        let low = if n >= 8 { 8 } else { n };
+        table[n][0] = u64::MAX >> (64 - 8 * low);
+        if n > 8 {
+            table[n][1] = u64::MAX >> (64 - 8 * (n - 8));
+        }
+        n += 1;
+    }
+    table
+};
+// ANCHOR_END: plain_span
 
 // ANCHOR: raw_cooked
 /// The cooked bytes of a field as the projected walk hands it out: the bytes as they

@@ -1,25 +1,27 @@
 //! The payoff query, end to end from the bytes:
 //! `SELECT key, COUNT(*), SUM(value) GROUP BY key`, over the field views of this
 //! step's parser, with the values parsed straight from the views ([`crate::value`])
-//! and the groups kept in a table ([`crate::table`]).
+//! and the groups kept in a table ([`crate::table`]), or, once the groups are too many
+//! for it, the rows set aside by partition ([`crate::scatter`]): one aggregator a
+//! thread, over that thread's chunks ([`crate::parallel`]), all merged partition by
+//! partition at the end ([`crate::merge`]).
 
 use std::borrow::Cow;
 
 use harness::query::{Groups, Place, QueryError};
-use harness::spec::dialect::QUOTE;
 
 use crate::Record;
 use crate::exact::{Number, parse_number};
 use crate::lanes16::parse_simd_fixed;
-use crate::project::{Row, raw_cooked};
-use crate::scatter::Scattered;
-use crate::table::{GroupBy, Winner};
+use crate::project::{Row, plain_span, raw_cooked};
+use crate::scatter::{self, Scattered};
+use crate::table::{GroupBy, GroupTable, Winner};
 
 /// Which columns the query groups by and sums: the harness's, as every query step's.
 pub use harness::query::Query;
 
 /// The query on every core lives in [`crate::parallel`]; its entry points are
-/// also reachable here, where step 7 has them.
+/// also reachable here, where step 9 has them.
 pub use crate::parallel::{Split, run, run_plan, run_split};
 
 /// A record as the aggregation sees it: a number of fields and their cooked bytes.
@@ -62,7 +64,14 @@ pub struct Aggregator<'q, T = Winner> {
     /// The rows set aside instead of added, once the table no longer pays
     /// ([`crate::scatter`]).
     pub(crate) scattered: Option<Scattered>,
+    /// The table's groups and the records at the last review ([`Aggregator::review`]).
+    pub(crate) reviewed: (usize, u64),
 }
+
+/// Records between two reviews of whether the table still pays
+/// ([`Aggregator::review`]): as many as the groups the table holds before it may
+/// give up, so that no more than those go into a table past the cache.
+pub const REVIEW: u64 = scatter::SCATTER_FROM as u64;
 
 impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// Ready for the header.
@@ -73,12 +82,13 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             records: 0,
             table: T::default(),
             scattered: None,
+            reviewed: (0, 0),
         }
     }
 
     // ANCHOR: add
-    /// Adds one record; `place(k)` gives where it and its field `k` are, asked only to
-    /// report an error.
+    /// Adds one record; `place(k)` gives where it and its field `k` are, when the
+    /// source knows, asked only to report an error.
     ///
     /// # Errors
     /// [`QueryError::MissingColumn`] (or `DuplicateColumn`, `NotAPosition`) when a
@@ -89,7 +99,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     pub fn add(
         &mut self,
         record: &(impl Fields + ?Sized),
-        place: impl FnOnce(usize) -> Place,
+        place: impl FnOnce(usize) -> Option<Place>,
     ) -> Result<(), QueryError> {
         let index = self.records;
         self.records += 1;
@@ -105,11 +115,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             }
         };
         if record.width() != width {
-            let Place { line, byte } = place(0);
             return Err(QueryError::FieldCount {
                 record: index,
-                line,
-                byte,
+                place: place(0),
                 expected: width,
                 found: record.width(),
             });
@@ -129,7 +137,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// As [`Aggregator::add`].
     pub fn add_record(&mut self, input: &[u8], record: &Record<'_, '_>) -> Result<(), QueryError> {
         let spans = record.spans();
-        self.add(record, |k| Place::of(input, spans[0].start, spans[k].start))
+        self.add(record, |k| {
+            Some(Place::of(input, spans[0].start, spans[k].start))
+        })
     }
 
     /// The value of record `index` from its cooked bytes `text`: NULL (empty, or a
@@ -139,20 +149,16 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         &self,
         text: Cow<'_, [u8]>,
         index: u64,
-        place: impl FnOnce() -> Place,
+        place: impl FnOnce() -> Option<Place>,
     ) -> Result<Option<Number>, QueryError> {
         if self.query.is_null(&text) {
             return Ok(None); // empty, or a `--null` text
         }
-        parse_number(&text).map_err(|_| {
-            let Place { line, byte } = place();
-            QueryError::InvalidNumber {
-                record: index,
-                line,
-                byte,
-                column: self.query.sum.to_string(),
-                text: text.into_owned(),
-            }
+        parse_number(&text).map_err(|_| QueryError::InvalidNumber {
+            record: index,
+            place: place(),
+            column: self.query.sum.to_string(),
+            text: text.into_owned(),
         })
     }
 
@@ -160,10 +166,12 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// [`Aggregator::add`] for a row of the projected walk over `input`, after the
     /// first record. The common row takes the fast path: the header's width, a
     /// plain decimal value parsed straight from the input's bytes ([`parse_simd_fixed`]),
-    /// an unquoted key looked up as it lies in the input, neither of them a `--null`
-    /// text; anything else (a quoted field, an empty value, a `--null` text, a value
-    /// [`parse_simd_fixed`] does not take, a width that differs) goes to the general path
-    /// (`add_row_slow`, out of line), through the cooked bytes, as [`Aggregator::add`].
+    /// a key looked up as it lies in the input (a quoted key between its quotes,
+    /// [`plain_span`]), neither of them a `--null` text; anything else (a key with a
+    /// `""` pair or text after its closing quote, a quoted or empty value, a `--null`
+    /// text, a value [`parse_simd_fixed`] does not take, a width that differs) goes to the
+    /// general path (`add_row_slow`, out of line), through the cooked bytes, as
+    /// [`Aggregator::add`].
     ///
     /// # Errors
     /// As [`Aggregator::add`].
@@ -178,9 +186,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     #[inline(always)]
     pub fn add_row(&mut self, input: &[u8], row: &Row) -> Result<(), QueryError> {
         let (_, _, width) = self.columns.expect("the first record names the columns");
-        let [(key_start, key_end), (value_start, value_end)] = row.fields;
+        let [key, (value_start, value_end)] = row.fields;
         if row.width == width
-            && input.get(key_start) != Some(&QUOTE)
+            && let Some((key_start, key_end)) = plain_span(input, key)
             && self
                 .query
                 .neither_null(input, (key_start, key_end), (value_start, value_end))
@@ -214,11 +222,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         self.records += 1;
         let (_, _, width) = self.columns.expect("the first record names the columns");
         if row.width != width {
-            let Place { line, byte } = Place::of(input, row.start, row.start);
             return Err(QueryError::FieldCount {
                 record: index,
-                line,
-                byte,
+                place: Some(Place::of(input, row.start, row.start)),
                 expected: width,
                 found: row.width,
             });
@@ -234,7 +240,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             Some(v) => Some(Number::Fixed(v)),
             None => {
                 // `value_start` is the raw field's: its quote, if it has one.
-                let place = || Place::of(input, row.start, value_start);
+                let place = || Some(Place::of(input, row.start, value_start));
                 let value = &input[value_start..value_end];
                 self.value_of(raw_cooked(value), index, place)?
             }
@@ -260,13 +266,40 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// The answer: the groups in key order.
     ///
     /// # Errors
-    /// [`QueryError::NoHeader`] when no record was added.
+    /// [`QueryError::NoHeader`] when no record was added;
+    /// [`QueryError::SumOutOfRange`] when the query shows SUM and a group's exact sum
+    /// is beyond `f64`'s range (its rounding is infinite), whatever the order its
+    /// values came in.
     pub fn finish(self) -> Result<Groups, QueryError> {
         if self.columns.is_none() {
             return Err(QueryError::NoHeader);
         }
-        Ok(self.table.to_groups())
+        let groups = self.table.to_groups();
+        groups.check_exact_sums(self.query)?;
+        Ok(groups)
     }
+}
+
+impl Aggregator<'_, GroupTable> {
+    // ANCHOR: review
+    /// Decides, every [`REVIEW`] records, whether the next rows are added to the
+    /// table or set aside by partition ([`Scattered::pays`], [`Scattered::review`]),
+    /// from what the rows since the last review did; rows set aside go to `2^bits`
+    /// partitions ([`crate::scatter::bits`]).
+    pub fn review(&mut self, bits: u32) {
+        let (groups, records) = (self.table.len(), self.records);
+        let new = groups - self.reviewed.0;
+        let rows = records - self.reviewed.1;
+        match &mut self.scattered {
+            Some(scattered) => scattered.review(groups, new, rows),
+            None if Scattered::pays(groups, new, rows) => {
+                self.scattered = Some(Scattered::new(bits));
+            }
+            None => {}
+        }
+        self.reviewed = (groups, records);
+    }
+    // ANCHOR_END: review
 }
 
 impl<'q, T: GroupBy> Aggregator<'q, T> {

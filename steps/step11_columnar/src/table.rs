@@ -9,8 +9,12 @@
 //! and a length, read where it lies in the input ([`KeyWords`], in
 //! [`crate::key_words`]), and looked up in 8-byte slots that keep 32 bits of its hash.
 //!
-//! Each thread has a table of its own, merged at the end ([`GroupBy::merge`]), and
-//! the accumulator sums exactly ([`crate::exact`]).
+//! The accumulator sums exactly ([`crate::exact`]). With many groups the table stops
+//! taking rows and the rows are set aside by partition instead ([`crate::scatter`]);
+//! the table then gives its groups partition by partition
+//! ([`GroupTable::partitions`]), and a small table of the same kind adds up each
+//! partition ([`crate::merge`], [`GroupTable::reset`]). Each thread has a table of its
+//! own; with few groups they are merged whole ([`GroupBy::merge`]).
 
 use harness::query::{Group, Groups, GroupsBuilder};
 
@@ -113,8 +117,24 @@ pub struct Acc {
 
 impl Acc {
     /// The group: the count, and the sum and mean (each rounded once) and the
-    /// extremes, unless every value was NULL.
+    /// extremes, unless every value was NULL. With many groups most have one value,
+    /// which is then its sum, its mean and both its extremes: rounded once, not four
+    /// times (but for a zero, whose sign the sum and MIN may round apart).
     pub fn group(&self) -> Group {
+        if self.values == 1
+            && let Some(v) = self.range.min()
+            && v != 0.0
+        {
+            let v = Some(v);
+            let (count, sum, min, max, mean) = (self.count, v, v, v, v);
+            return Group {
+                count,
+                sum,
+                min,
+                max,
+                mean,
+            };
+        }
         let some = self.values > 0;
         Group {
             count: self.count,
@@ -136,7 +156,8 @@ impl Acc {
         }
     }
 
-    /// Adds another thread's accumulator of the same group.
+    /// Adds another accumulator of the same group (the table's, to a partition's, or
+    /// another thread's).
     pub fn merge(&mut self, other: &Acc) {
         self.count += other.count;
         self.values += other.values;
@@ -195,7 +216,7 @@ impl GroupTable {
     }
 
     /// Empties the table and makes room for `groups` groups without growing, keeping
-    /// the memory it has: a worker that merges one partition after another then asks
+    /// the memory it has: a table that adds up one partition after another then asks
     /// the allocator (and the kernel, for zeroed pages) for nothing new.
     pub fn reset(&mut self, groups: usize) {
         self.slots.clear();
@@ -225,6 +246,7 @@ impl GroupTable {
         &mut self.accs[group]
     }
 
+    // ANCHOR: entry_at
     /// The accumulator of the key `input[start..end]`, its words read in place
     /// ([`KeyWords::at`]).
     #[inline(always)]
@@ -232,6 +254,7 @@ impl GroupTable {
         let group = self.find(KeyWords::at(input, start, end), &input[start..end]);
         &mut self.accs[group]
     }
+    // ANCHOR_END: entry_at
 
     /// Whether the key `input[start..end]` has a group: [`GroupTable::entry_at`]'s
     /// probe, stopping at an empty slot instead of filling it.
@@ -323,6 +346,7 @@ impl GroupTable {
         group
     }
 
+    // ANCHOR: grow
     /// Doubles the slots and puts every group at its new place. The groups are
     /// read in their own order, so that the heads and keys stream from memory and
     /// only the writes to the new slots land at random: with a million groups the
@@ -339,14 +363,15 @@ impl GroupTable {
             self.slots[i] = (hash as u32, group as u32 + 1);
         }
     }
+    // ANCHOR_END: grow
 
     /// For each of the `2^bits` partitions (`bits` at most 16), the numbers of the
-    /// groups whose keys fall in it: a key falls in the same partition in every
-    /// thread's table, so that each partition can be merged alone ([`crate::merge`]).
-    /// The partition is the hash's bits from bit 32 up: not its top bits, which pick
-    /// the slot (a partition's keys would all want the same slots of its table), nor
-    /// its low 32, the tag.
-    pub(crate) fn partitions(&self, bits: u32) -> Vec<Vec<u32>> {
+    /// groups whose keys fall in it, so that each partition can be added up alone
+    /// with the rows set aside in it ([`crate::merge`]), and merged with the same
+    /// partition of every other thread's table. The partition is the hash's
+    /// bits from bit 32 up: not its top bits, which pick the slot (a partition's keys
+    /// would all want the same slots of its table), nor its low 32, the tag.
+    pub fn partitions(&self, bits: u32) -> Vec<Vec<u32>> {
         let mut parts = vec![Vec::new(); 1 << bits];
         for (group, head) in self.heads.iter().enumerate() {
             let hash = head.key.hash(&self.keys[head.start..][..head.key.len]);
@@ -356,7 +381,7 @@ impl GroupTable {
     }
 
     /// The key and accumulator of group number `group`.
-    pub(crate) fn group(&self, group: u32) -> (&[u8], &Acc) {
+    pub fn group(&self, group: u32) -> (&[u8], &Acc) {
         let head = &self.heads[group as usize];
         (self.key(head), &self.accs[group as usize])
     }

@@ -17,13 +17,7 @@ fn a_damaged_table_is_refused_never_read() {
     let csv = dir.with_extension("csv");
     write_generated(&csv, 400, 3);
     let os = |s: &str| std::ffi::OsString::from(s);
-    let loaded = step11(&[
-        &os("load"),
-        csv.as_os_str(),
-        dir.as_os_str(),
-        &os("--index"),
-        &os("category"),
-    ]);
+    let loaded = step11(&[&os("load"), csv.as_os_str(), dir.as_os_str()]);
     assert_eq!(loaded.0, Some(0), "{loaded:?}");
     let query = |d: &Path| {
         step11(&[
@@ -141,13 +135,7 @@ fn a_damaged_table_is_refused_never_read() {
     ));
     let other_csv = other.with_extension("csv");
     write_generated(&other_csv, 400, 4);
-    let loaded = step11(&[
-        &os("load"),
-        other_csv.as_os_str(),
-        other.as_os_str(),
-        &os("--index"),
-        &os("category"),
-    ]);
+    let loaded = step11(&[&os("load"), other_csv.as_os_str(), other.as_os_str()]);
     assert_eq!(loaded.0, Some(0), "{loaded:?}");
     for name in ["col2.values", "col1.values", "symbols.bytes"] {
         check(&format!("{name} of another table"), &|d: &Path| {
@@ -225,6 +213,152 @@ fn a_first_query_checks_each_block_of_what_it_reads_before_adding_it() {
         "an id past the bound",
         "col1.values",
         "a symbol id past the bound",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+}
+
+/// Runs the `step11` binary with `args`, killed if it has not ended within a minute:
+/// its exit status (`None` when it was killed) and its stdout and stderr.
+fn step11_or_killed(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
+    use std::time::{Duration, Instant};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_step11"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            let _ = child.wait();
+            return (None, String::new(), "killed after a minute".into());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn a_file_of_a_table_that_is_not_a_regular_file_is_named_and_refused() {
+    // A FIFO blocked every reader (no writer comes), `/dev/zero` as the manifest
+    // grew without limit, and a directory was "No such device", exit 2: each is
+    // now a table that is not one, naming the file, exit 1, at once.
+    let dir = table_dir("special");
+    let csv = dir.with_extension("csv");
+    write_generated(&csv, 200, 6);
+    let loaded = step11(&[
+        "load",
+        csv.to_str().unwrap(),
+        dir.to_str().unwrap(),
+        "--schema",
+        "name=text",
+    ]);
+    assert_eq!(loaded.0, Some(0), "{loaded:?}");
+    let names = [
+        "manifest.json",
+        "symbols.bytes",
+        "col1.values",
+        "col2.values",
+    ];
+    for name in names {
+        let path = dir.join(name);
+        let intact = std::fs::read(&path).unwrap();
+        let specials: [(&str, &dyn Fn()); 4] = [
+            ("a FIFO", &|| {
+                let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+                // SAFETY: `c` is a NUL-terminated path that lives across the call.
+                assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+            }),
+            ("a link to /dev/zero", &|| {
+                std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+            }),
+            ("a link to /dev/null", &|| {
+                std::os::unix::fs::symlink("/dev/null", &path).unwrap();
+            }),
+            ("a directory", &|| std::fs::create_dir(&path).unwrap()),
+        ];
+        for (what, make) in specials {
+            std::fs::remove_file(&path).unwrap();
+            make();
+            let d = dir.as_os_str();
+            for args in [
+                &["query".as_ref(), d, "--json".as_ref()][..],
+                &["query".as_ref(), d][..],
+                &["verify".as_ref(), d][..],
+            ] {
+                let out = step11_or_killed(args);
+                assert_eq!(out.0, Some(1), "{name} as {what}, {args:?}: {out:?}");
+                let said = format!("{}{}", out.1, out.2);
+                assert!(
+                    said.contains("is not a complete table") || said.contains("not_a_table"),
+                    "{name} as {what}, {args:?}: {out:?}"
+                );
+                assert!(said.contains(name), "{name} as {what}, {args:?}: {out:?}");
+            }
+            let _ = std::fs::remove_dir(&path);
+            let _ = std::fs::remove_file(&path);
+            std::fs::write(&path, &intact).unwrap();
+        }
+    }
+    assert_eq!(step11(&["verify", dir.to_str().unwrap()]).0, Some(0));
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+}
+
+#[test]
+fn a_table_query_with_json_reports_every_error_as_json() {
+    // `query TABLE --json` printed an option it could not honour on stderr only,
+    // and a table file truncated under the query (SIGBUS, exit 135) too.
+    let dir = table_dir("json");
+    let csv = dir.with_extension("csv");
+    write_generated(&csv, 300_000, 9);
+    let d = dir.to_str().unwrap();
+    let loaded = step11(&["load", csv.to_str().unwrap(), d]);
+    assert_eq!(loaded.0, Some(0), "{loaded:?}");
+    let json_of = |stdout: &str| -> serde_json::Value {
+        serde_json::from_str(stdout.trim())
+            .unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}): {stdout:?}"))
+    };
+    let options = step11(&["query", d, "--format", "1brc", "--agg", "count", "--json"]);
+    assert_eq!(options.0, Some(2), "{options:?}");
+    assert_eq!(json_of(&options.1)["error"], "options", "{options:?}");
+    // The values' file truncated while a query of many runs has it mapped.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_step11"))
+        .args(["query", d, "--runs", "1000000", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let values = dir.join("col2.values");
+    let maps = format!("/proc/{}/maps", child.id());
+    let name = values.to_str().unwrap().to_string();
+    let start = std::time::Instant::now();
+    while !std::fs::read_to_string(&maps).is_ok_and(|m| m.contains(&name)) {
+        assert!(
+            start.elapsed().as_secs() < 120,
+            "the query never mapped {name}"
+        );
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
+    let file = std::fs::File::options().write(true).open(&values).unwrap();
+    file.set_len(0).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(135), "{stdout} {stderr}");
+    let json = json_of(&stdout);
+    assert_eq!(json["error"], "file_changed", "{json}");
+    let message = json["message"].as_str().unwrap();
+    assert!(message.starts_with("a file of the table"), "{json}");
+    assert!(
+        stderr.contains("changed size while it was mapped"),
+        "{stderr}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_file(&csv).unwrap();

@@ -8,6 +8,7 @@ use step11::splayed::load::LoadOptions;
 #[test]
 fn the_first_error_in_record_order_wins_whatever_pass_finds_it() {
     let base = std::env::temp_dir().join(format!("step11-first-error-{}", std::process::id()));
+    std::fs::create_dir_all(&base).unwrap(); // a load makes its table's directory only
     for (first, expected) in [("value", "invalid_number"), ("width", "field_count")] {
         let csv = testkit::query_checks::two_errors(first);
         for threads in [1, 2, 3] {

@@ -1,7 +1,7 @@
 //! The load's errors and where it writes: an error names the record, line, column
 //! and text; a load never overwrites a directory, leaves nothing behind when it fails,
 //! is interrupted or cannot write, and removes what a killed load left; the bench
-//! refuses a missing TMPDIR.
+//! refuses a missing TMPDIR; an option that cannot be honoured exits 2.
 
 use std::path::Path;
 
@@ -11,7 +11,7 @@ use step11::splayed::load::{LoadOptions, load, parse_schema, temporary_dir};
 use step11::splayed::scan::Table;
 use step11::splayed::types::ColumnType;
 
-use crate::common::{split, table_dir, write_generated};
+use crate::common::{split, step11, table_dir, write_generated};
 
 #[test]
 fn load_errors_name_record_line_column_and_text() {
@@ -278,4 +278,270 @@ fn a_load_where_it_cannot_write_says_so_and_leaves_nothing() {
         std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o755)).unwrap();
     }
     std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn an_option_that_cannot_be_honoured_exits_2_and_a_failed_query_1() {
+    let dir = table_dir("cli");
+    let csv = dir.with_extension("csv");
+    std::fs::write(&csv, b"id,category,qty\n1,a,7\n2,b,8\n3,a,9\n").unwrap();
+    let (csv_arg, dir_arg) = (csv.to_str().unwrap(), dir.to_str().unwrap());
+    let loaded = step11(&["load", csv_arg, dir_arg]);
+    assert_eq!(loaded.0, Some(0), "{loaded:?}");
+    let query = |extra: &[&str]| {
+        let mut args = vec!["query", dir_arg, "--sum", "qty", "--json", "--verbose"];
+        args.extend(extra);
+        step11(&args)
+    };
+    let answer = query(&["--runs", "2"]);
+    assert_eq!(answer.0, Some(0), "{answer:?}");
+    assert_eq!(
+        answer.1.trim(),
+        r#"{"a":{"count":2,"sum":16.0},"b":{"count":1,"sum":8.0}}"#
+    );
+    assert_eq!(
+        answer.2.matches("every row (3) in").count(),
+        2,
+        "{answer:?}"
+    );
+    // As clap's refusals and --agg's do; a query that fails on the table exits 1.
+    let bad_agg = query(&["--agg", "median"]);
+    assert_eq!(bad_agg.0, Some(2), "{bad_agg:?}");
+    let no_column = query(&["--group-by", "nosuch"]);
+    assert_eq!(no_column.0, Some(1), "{no_column:?}");
+    let other = dir.with_extension("other");
+    for schema in ["qty=nosuchtype", "qty", "qty=int64,qty=text"] {
+        let load = step11(&["load", csv_arg, other.to_str().unwrap(), "--schema", schema]);
+        assert_eq!(load.0, Some(2), "--schema {schema}: {load:?}");
+        assert!(load.2.contains("--schema"), "--schema {schema}: {load:?}");
+        assert!(!other.exists(), "--schema {schema}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+}
+
+#[test]
+fn the_query_over_a_table_offers_only_what_means_something_for_a_table() {
+    let (code, help, _) = step11(&["query", "--help"]);
+    assert_eq!(code, Some(0), "{help}");
+    // The load read the file: how to read it is the load's business.
+    for option in ["--delimiter", "--no-header", "--null", "--chunk"] {
+        assert!(!help.contains(option), "{option} in:\n{help}");
+    }
+    for option in ["--group-by", "--sum", "--agg", "--format", "--threads"] {
+        assert!(help.contains(option), "{option} missing from:\n{help}");
+    }
+}
+
+/// A process id that no process has: past the kernel's largest (2^22).
+const ENDED: u64 = 4_000_000_000;
+
+#[test]
+fn a_load_removes_only_a_staging_directory_it_can_prove_a_load_left() {
+    let base = table_dir("proven");
+    std::fs::create_dir(&base).unwrap();
+    let csv = base.join("s.csv");
+    std::fs::write(&csv, b"category,value\na,1\nb,2\n").unwrap();
+    let load = |name: &str| {
+        step11(&[
+            "load",
+            csv.to_str().unwrap(),
+            base.join(name).to_str().unwrap(),
+        ])
+    };
+    let verified = |name: &str| step11(&["verify", base.join(name).to_str().unwrap()]).0 == Some(0);
+    // A complete table under a staging directory's name, of a process that ended:
+    // the next load of `x` removed it by its name alone.
+    let named = format!(".x.loading-{ENDED}");
+    assert_eq!(load(&named).0, Some(0));
+    let loaded = load("x");
+    assert_eq!(loaded.0, Some(0), "{loaded:?}");
+    assert!(!loaded.2.contains("removed"), "{loaded:?}");
+    assert!(verified(&named) && verified("x"), "both tables are whole");
+    // What a killed load of `y` leaves: its marker and some column files. Beside
+    // it, directories that only look like one: marked for another table, marked by
+    // another process than their name says, marked but holding a complete table.
+    let marked = |name: &str, pid: u64, table: &str| {
+        let dir = base.join(name);
+        std::fs::create_dir(&dir).unwrap();
+        let marker = serde_json::json!({"made_by": "load", "pid": pid, "for": table});
+        std::fs::write(dir.join("made-by.json"), marker.to_string()).unwrap();
+        std::fs::write(dir.join("col0.values"), [0u8; 8]).unwrap();
+        dir
+    };
+    let left = marked(&format!(".y.loading-{ENDED}"), ENDED, "y");
+    let other_table = marked(&format!(".y.loading-{}", ENDED + 1), ENDED + 1, "z");
+    let other_pid = marked(&format!(".y.loading-{}", ENDED + 2), ENDED + 3, "y");
+    let complete = marked(&format!(".y.loading-{}", ENDED + 4), ENDED + 4, "y");
+    std::fs::write(complete.join("manifest.json"), b"{}").unwrap();
+    let loaded = load("y");
+    assert_eq!(loaded.0, Some(0), "{loaded:?}");
+    assert!(
+        !left.exists(),
+        "a killed load's staging is removed: {loaded:?}"
+    );
+    assert!(
+        loaded.2.contains(&format!("removed {}", left.display())),
+        "{loaded:?}"
+    );
+    assert!(
+        loaded.2.contains(&format!("kept {}", complete.display()))
+            && loaded.2.contains("holds a complete table"),
+        "{loaded:?}"
+    );
+    for kept in [&other_table, &other_pid, &complete] {
+        assert!(kept.join("col0.values").exists(), "{}", kept.display());
+    }
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn a_table_path_must_end_in_a_name_and_a_long_name_is_a_name() {
+    let base = table_dir("names");
+    std::fs::create_dir(&base).unwrap();
+    let csv = base.join("s.csv");
+    std::fs::write(&csv, b"category,value\na,1\nb,2\n").unwrap();
+    let load = |target: &Path| step11(&["load", csv.to_str().unwrap(), target.to_str().unwrap()]);
+    // `z/..` made `z`, then failed at the rename ("Device or resource busy") and
+    // left `z`; a missing directory above the table was made too.
+    for (target, why, made) in [
+        (base.join("z/.."), "must end in its name", base.join("z")),
+        (base.join("z/."), "must end in its name", base.join("z")),
+        (base.join("w/t"), "no such directory", base.join("w")),
+        (csv.join("t"), "not a directory", csv.join("t")),
+    ] {
+        let out = load(&target);
+        assert_eq!(out.0, Some(2), "{}: {out:?}", target.display());
+        assert!(out.2.contains(why), "{}: {out:?}", target.display());
+        assert!(!made.exists(), "{} was made", made.display());
+    }
+    // A name of up to 255 bytes is a name: its staging directory's is cut to fit.
+    for len in [200, 247, 250, 255] {
+        // Two-byte characters, so that the cut falls inside one.
+        let name = "é".repeat(len / 2) + &"t".repeat(len % 2);
+        assert_eq!(name.len(), len);
+        let target = base.join(&name);
+        let out = load(&target);
+        assert_eq!(out.0, Some(0), "{len} bytes: {out:?}");
+        assert_eq!(step11(&["verify", target.to_str().unwrap()]).0, Some(0));
+        std::fs::remove_dir_all(&target).unwrap();
+    }
+    let left: Vec<_> = std::fs::read_dir(&base)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left, ["s.csv"], "nothing else left behind");
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn a_killed_bench_leaves_its_scratch_and_the_next_bench_removes_it_and_nothing_else() {
+    // The bench's table and its load's staging directory are in one scratch
+    // directory of its own, marked: `kill -9` left `.step11-bench-PID.loading-PID`
+    // in TMPDIR before, which no later run removed.
+    let tmp = table_dir("bench-tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let csv = tmp.with_extension("csv");
+    write_generated(&csv, 300_000, 8);
+    let small = tmp.with_extension("small.csv");
+    std::fs::write(&small, b"category,value\na,1\nb,2\n").unwrap();
+    // Named as a bench's of a process that ended, but not marked: a user's.
+    let users = tmp.join(format!("step11-bench-{ENDED}-0"));
+    std::fs::create_dir(&users).unwrap();
+    std::fs::write(users.join("keep"), b"").unwrap();
+    let bench = |csv: &Path, runs: &str| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_step11"));
+        command
+            .arg(csv)
+            .args(["--runs", runs, "--threads", "1"])
+            .env("TMPDIR", &tmp)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        command
+    };
+    // Killed during a load: once a staging directory is there, in TMPDIR or a
+    // directory of it.
+    let loading = || {
+        let names = |d: &Path| -> Vec<std::path::PathBuf> {
+            std::fs::read_dir(d)
+                .map(|e| e.flatten().map(|e| e.path()).collect())
+                .unwrap_or_default()
+        };
+        names(&tmp)
+            .iter()
+            .flat_map(|p| [vec![p.clone()], names(p)].concat())
+            .any(|p| p.to_string_lossy().contains(".loading-"))
+    };
+    let mut child = bench(&csv, "50").spawn().unwrap();
+    let scratch = tmp.join(format!("step11-bench-{}-0", child.id()));
+    let start = std::time::Instant::now();
+    while !loading() && start.elapsed().as_secs() < 120 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        loading(),
+        "a killed bench leaves its load's staging directory"
+    );
+    let out = bench(&small, "1").output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(&format!("removed {}", scratch.display())),
+        "{stderr}"
+    );
+    let mut left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        std::slice::from_ref(&users),
+        "only the user's directory is left"
+    );
+    assert!(users.join("keep").exists());
+    std::fs::remove_dir_all(&tmp).unwrap();
+    std::fs::remove_file(&csv).unwrap();
+    std::fs::remove_file(&small).unwrap();
+}
+
+#[test]
+fn a_table_query_error_names_its_record_and_says_why_not_its_line() {
+    // The CSV path names an error's line and byte; a table keeps neither, and its
+    // error said only `record N`, as if the rest had been forgotten.
+    let dir = table_dir("no-line");
+    let csv = dir.with_extension("csv");
+    std::fs::write(&csv, b"category,value\na,1\nb,NA\nc,x\n").unwrap();
+    let d = dir.to_str().unwrap();
+    assert_eq!(step11(&["load", csv.to_str().unwrap(), d]).0, Some(0));
+    let out = step11(&["query", d]);
+    assert_eq!(out.0, Some(1), "{out:?}");
+    assert!(
+        out.2
+            .contains(r#"record 2, column "value": "NA" is not a finite decimal number"#)
+            && out
+                .2
+                .contains("a table keeps no line or byte offset of its CSV")
+            && out.2.contains("load the CSV again with --null 'NA'"),
+        "{out:?}"
+    );
+    // The JSON names the record, and no line or byte it does not have.
+    let json = step11(&["query", d, "--json"]);
+    let error: serde_json::Value = serde_json::from_str(json.1.trim()).unwrap();
+    assert_eq!(error["error"], "invalid_number", "{json:?}");
+    assert_eq!(error["record"], 2, "{json:?}");
+    assert!(
+        error.get("line").is_none() && error.get("byte").is_none(),
+        "{json:?}"
+    );
+    // The bench still has the CSV: its error names the line and the byte.
+    let bench = step11(&[csv.to_str().unwrap(), "--runs", "1"]);
+    assert_eq!(bench.0, Some(1), "{bench:?}");
+    assert!(bench.2.contains("line 3 (record 2, byte"), "{bench:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_file(&csv).unwrap();
 }

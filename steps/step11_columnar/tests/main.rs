@@ -4,7 +4,6 @@
 //! checks are the exception: `tests/alloc.rs` counts with a process-global
 //! allocator, so it is a binary of its own.)
 
-mod arrow;
 mod bad_input;
 mod bad_input_cli;
 mod common;
@@ -13,11 +12,9 @@ mod first_error;
 mod gate;
 mod guess;
 mod load;
-mod parquet;
 mod query;
 mod round_trip;
 mod sealed;
 mod text;
 mod tiers;
 mod typed;
-mod r#where;

@@ -104,7 +104,7 @@ fn the_same_bytes_on_1_2_3_and_8_threads_and_any_chunks() {
 /// Checks that every field of `csv` reads back from the table at `dir` as it was:
 /// strings byte for byte, numbers bit for bit, empty fields of typed columns NULL.
 fn assert_round_trip(csv: &[u8], dir: &Path) {
-    let records = harness::spec::reference::parse(csv).unwrap();
+    let records = harness::reference::parse(csv).unwrap();
     let table = Table::open(dir).unwrap();
     assert_eq!(table.manifest.rows as usize, records.len() - 1);
     for (k, column) in table.manifest.columns.iter().enumerate() {
@@ -240,7 +240,7 @@ fn query_errors_are_step_7s() {
 fn every_rectangular_conformance_case_loads_and_reads_back() {
     let mut loaded = 0;
     for case in harness::gate::cases::load_all().unwrap() {
-        let Ok(records) = harness::spec::reference::parse(&case.input) else {
+        let Ok(records) = harness::reference::parse(&case.input) else {
             continue;
         };
         let Some(width) = records.first().map(Vec::len) else {

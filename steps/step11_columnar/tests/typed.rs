@@ -1,15 +1,15 @@
 //! Typed columns as the CSV query answers over them: a GROUP BY on an int64, date or
-//! bool column, the hash index's groups on any thread count, sums past an i64 of an
-//! integer or decimal column's units, and a decimal column summed from its texts.
+//! bool column, sums past an i64 of an integer or decimal column's units, and a
+//! decimal column summed from its texts.
 
 use gen_csv::{Config, generate_in_memory};
 use step11::query::{self, Query};
 use step11::splayed;
-use step11::splayed::load::{LoadOptions, load};
+use step11::splayed::load::load;
 use step11::splayed::scan::Table;
 use step11::splayed::types::ColumnType;
 
-use crate::common::{files, groups_to_json, split, table_dir};
+use crate::common::{groups_to_json, split, table_dir};
 
 #[test]
 fn group_by_int_date_and_bool_columns_as_the_csv_query() {
@@ -49,54 +49,6 @@ fn group_by_int_date_and_bool_columns_as_the_csv_query() {
     let e = splayed::query::run(&table, q, 1).unwrap_err();
     assert!(e.to_string().contains("--schema value=string"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
-fn the_hash_index_groups_rows_by_first_occurrence_on_any_thread_count() {
-    let (csv, _) = generate_in_memory(&Config {
-        rows: 3_000,
-        seed: 4,
-        quoted_pct: 10.0,
-        crlf: false,
-    });
-    let records = harness::spec::reference::parse(&csv).unwrap();
-    let dir = table_dir("index");
-    for (column, k) in [("category", 1), ("flag", 6), ("date", 4)] {
-        // The obvious grouping of the CSV's fields, in order of first occurrence.
-        let mut order: Vec<&[u8]> = Vec::new();
-        let mut rows: std::collections::HashMap<&[u8], Vec<u64>> = Default::default();
-        for (row, r) in records[1..].iter().enumerate() {
-            let key = &r[k][..];
-            if !rows.contains_key(key) {
-                order.push(key);
-            }
-            rows.entry(key).or_default().push(row as u64);
-        }
-        let expected_rows: Vec<u64> = order.iter().flat_map(|key| rows[key].clone()).collect();
-        let mut first_files = None;
-        for threads in [1, 2, 3, 8] {
-            let options = LoadOptions {
-                index: Some(column.to_string()),
-                ..split(threads, 4096)
-            };
-            load(&csv, &dir, &options).unwrap();
-            let table = Table::open(&dir).unwrap();
-            let index = table.index(k).unwrap().expect("an index");
-            assert_eq!(index.groups(), order.len(), "{column}");
-            let got_rows: Vec<u64> = (0..index.groups())
-                .flat_map(|g| index.rows_of(g).chunks_exact(8))
-                .map(|w| u64::from_le_bytes(w.try_into().unwrap()))
-                .collect();
-            assert_eq!(got_rows, expected_rows, "{column} on {threads} threads");
-            let files = files(&dir);
-            assert_eq!(
-                *first_files.get_or_insert_with(|| files.clone()),
-                files,
-                "{column}"
-            );
-            std::fs::remove_dir_all(&dir).unwrap();
-        }
-    }
 }
 
 #[test]

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use harness::query::cli::{QueryStep, RunError};
-use harness::query::{Groups, Query, QueryError};
+use harness::query::{Groups, Query};
 
 use crate::device::{self, Choice, Device, Report};
 use crate::{Step13, map, tiles};
@@ -80,7 +80,7 @@ impl QueryStep for Step13 {
             _ => Choice::Auto,
         };
         let device = device::open(choice, device::gpu_required())
-            .map_err(|message| (message, ExitCode::from(3)))?;
+            .map_err(|e| (e.to_string(), ExitCode::from(3)))?;
         Ok(Config {
             device,
             resident: matches.get_flag("device-resident"),
@@ -89,20 +89,16 @@ impl QueryStep for Step13 {
         })
     }
 
-    fn query_file(
-        path: &Path,
-        query: Query<'_>,
-        config: &Config,
-    ) -> Result<Result<Groups, QueryError>, RunError> {
+    fn query_file(path: &Path, query: Query<'_>, config: &Config) -> Result<Groups, RunError> {
         let input = map(path)?;
         let outcome = config
             .device
             .run(&input, query, config.resident)
-            .map_err(|message| RunError::Step(format!("the device failed: {message}")))?;
+            .map_err(|e| RunError::Step(Box::new(device::Failed(e))))?;
         Ok(outcome.map(|(groups, report)| {
             config.last.replace(Some(report));
             groups
-        }))
+        })?)
     }
 
     fn after_runs(path: &Path, config: &Config, times: &[Duration]) {

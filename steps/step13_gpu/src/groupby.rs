@@ -14,7 +14,7 @@
 //! The host then takes the fallback rows in row order with step 10's aggregation (so
 //! the first error in record order is the one reported) and merges both tables.
 
-use harness::query::{Group, Groups, QueryError, field_byte, line_at};
+use harness::query::{Group, Groups, Place, QueryError};
 use hashbrown::HashMap;
 
 use crate::exact::{ExactSum, Number, parse_number};
@@ -279,8 +279,7 @@ pub fn finish(
         if spans.len() != columns.width as usize {
             return Err(QueryError::FieldCount {
                 record: row,
-                line: line_at(input, start),
-                byte: start as u64,
+                place: Some(Place::of(input, start, start)),
                 expected: columns.width as usize,
                 found: spans.len(),
             });
@@ -295,8 +294,7 @@ pub fn finish(
         let Ok(number) = parsed else {
             return Err(QueryError::InvalidNumber {
                 record: row,
-                line: line_at(input, start),
-                byte: field_byte(input, spans[columns.value as usize].start),
+                place: Some(Place::of(input, start, spans[columns.value as usize].start)),
                 column: query.sum.to_string(),
                 text: text.into_owned(),
             });

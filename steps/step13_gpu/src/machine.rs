@@ -14,7 +14,7 @@
 //! every thread runs all five start states over its bytes at once, one table look-up
 //! per state and byte. `kernels/layout.cuh` holds the same tables for the device.
 
-use harness::spec::dialect::{CR, LF, QUOTE};
+use harness::dialect::{CR, LF, QUOTE};
 
 // ANCHOR: states
 /// At the first byte of a record: an LF (or CR LF) here is a blank line, no record.

@@ -6,7 +6,7 @@
 
 use std::borrow::Cow;
 
-use harness::spec::dialect::{CR, LF, QUOTE};
+use harness::dialect::{CR, LF, QUOTE};
 
 use crate::machine::{NEXT, QUOTE_IN_QUOTED, QUOTED, START_RECORD, class};
 

@@ -20,7 +20,7 @@
 //!
 //! Blank rows never get a bit ([`starts_row`]), so no pass removes them.
 
-use harness::spec::dialect::LF;
+use harness::dialect::LF;
 
 use crate::machine::{Compact, Packed, START_FIELD, START_RECORD, UNQUOTED, class, starts_row};
 
@@ -266,7 +266,7 @@ pub struct RowIndex {
 // ANCHOR: index
 /// The whole index stage on the CPU twins: speculate, scan, repair, count, offsets.
 pub fn index(input: &[u8], geometry: Geometry, delimiter: u8) -> RowIndex {
-    let origin = harness::spec::dialect::bom_len(input);
+    let origin = harness::dialect::bom_len(input);
     let mut tiles = speculate_tiles(input, origin, geometry, delimiter);
     let scan = scan_tile_states(&tiles);
     repair_tiles(input, &mut tiles, &scan);
@@ -289,7 +289,7 @@ mod tests {
 
     /// The row starts the slow way: one state, one byte at a time.
     fn slow(input: &[u8]) -> (Vec<u64>, u8) {
-        let origin = harness::spec::dialect::bom_len(input);
+        let origin = harness::dialect::bom_len(input);
         let (mut state, mut rows) = (START_RECORD, Vec::new());
         for i in origin..input.len() {
             let c = class(input, i, b',');

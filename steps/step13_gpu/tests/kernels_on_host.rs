@@ -81,7 +81,7 @@ fn write_vectors(path: &Path) {
         writeln!(f, "DOC {}", doc.len()).unwrap();
         f.write_all(&doc).unwrap();
         writeln!(f).unwrap();
-        let origin = harness::spec::dialect::bom_len(&doc);
+        let origin = harness::dialect::bom_len(&doc);
         let mut t = tiles::speculate_tiles(&doc, origin, HOST, b',');
         writeln!(f, "SPEC {}", t.counts.len()).unwrap();
         for k in 0..t.counts.len() {

@@ -4,7 +4,7 @@
 //! quote at the end, and starts shifted by 0..15 bytes.
 
 use harness::Step;
-use harness::spec::reference;
+use harness::reference;
 use step13::machine::{QUOTED, START_RECORD};
 use step13::tiles::{self, Geometry, scan_tile_states, speculate_tiles};
 

@@ -30,7 +30,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
     let mut all: Vec<(String, Vec<u8>)> = harness::gate::cases::load_all()
         .unwrap()
         .into_iter()
-        .filter(|c| GPU.tiles(harness::spec::dialect::bom_len(&c.input), c.input.len()) > 0)
+        .filter(|c| GPU.tiles(harness::dialect::bom_len(&c.input), c.input.len()) > 0)
         .map(|c| (c.name, c.input))
         .collect();
     for (seed, quoted, crlf) in [(1, 5.0, false), (2, 100.0, true), (3, 0.0, false)] {
@@ -56,7 +56,7 @@ fn every_intermediate_equals_its_twin() {
     for (name, input) in inputs() {
         let got = cuda.intermediates(&input, Query::default()).unwrap();
         // The twins, stage by stage.
-        let origin = harness::spec::dialect::bom_len(&input);
+        let origin = harness::dialect::bom_len(&input);
         let mut twin = tiles::speculate_tiles(&input, origin, GPU, b',');
         let scan = tiles::scan_tile_states(&twin);
         tiles::repair_tiles(&input, &mut twin, &scan);

@@ -25,7 +25,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use harness::spec::dialect::{BOM, Dialect, LF, QUOTE};
+use harness::dialect::{BOM, Dialect, LF, QUOTE};
 use harness::{Error, Fingerprint, ParseError, Record, Step};
 
 /// Step 1 on the harness's [`Step`] interface.

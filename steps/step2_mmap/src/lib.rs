@@ -37,7 +37,7 @@
 use std::fs::File;
 use std::path::Path;
 
-use harness::spec::dialect::{CR, Dialect, LF, QUOTE, bom_len};
+use harness::dialect::{CR, Dialect, LF, QUOTE, bom_len};
 use harness::{Error, Fingerprint, ParseError, Record, Step};
 use memmap2::Mmap;
 

@@ -21,7 +21,7 @@ const MB: usize = 1 << 20;
 /// end to the next. Returns the number of field ends found.
 fn field_ends<S: Scanner>(input: &[u8]) -> usize {
     let (mut ends, mut i) = (0, 0);
-    while let Some(j) = S::find_field_end(&input[i..], harness::spec::dialect::DELIMITER) {
+    while let Some(j) = S::find_field_end(&input[i..], harness::dialect::DELIMITER) {
         ends += 1;
         i += j + 1;
     }
@@ -53,7 +53,7 @@ fn parse<S: Scanner>(
             assert_eq!(
                 step4::fingerprint_with::<S>(
                     black_box(input),
-                    harness::spec::dialect::Dialect::default()
+                    harness::dialect::Dialect::default()
                 ),
                 Ok(expected)
             )
@@ -78,7 +78,7 @@ fn benches(c: &mut Criterion) {
         kernel::<Memchr>(&mut group, input, expected);
         group.finish();
     }
-    let expected = harness::spec::reference::fingerprint(&bench).expect("the bench file parses");
+    let expected = harness::reference::fingerprint(&bench).expect("the bench file parses");
     let mut group = c.benchmark_group("parse/bench file");
     group.throughput(Throughput::Bytes(bench.len() as u64));
     group

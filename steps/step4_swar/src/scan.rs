@@ -16,7 +16,7 @@
 //! every length from 0 to 80); `benches/scan.rs` times them, and [`Best`] is the one
 //! the parser uses.
 
-use harness::spec::dialect::{CR, LF, QUOTE};
+use harness::dialect::{CR, LF, QUOTE};
 
 // ANCHOR: scanner
 /// A way to find the next byte that can change the parser's state.
@@ -152,14 +152,29 @@ impl Scanner for Memchr {
 mod tests {
     use super::*;
 
+    /// Flags as the doc comment writes them: each byte in hex, lowest first.
+    fn bytes(flags: u64) -> String {
+        let hex: Vec<String> = flags
+            .to_le_bytes()
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect();
+        hex.join(" ")
+    }
+
     #[test]
     fn the_worked_example_has_one_false_flag_above_the_match() {
         let word = u64::from_le_bytes(*b"ab,-cdef");
-        assert_eq!(
-            flag_bytes(word, b','),
-            u64::from_le_bytes([0, 0, 0x80, 0x80, 0, 0, 0, 0])
+        let flags = flag_bytes(word, b',');
+        let expected = u64::from_le_bytes([0, 0, 0x80, 0x80, 0, 0, 0, 0]);
+        assert!(
+            flags == expected,
+            "flag_bytes(b\"ab,-cdef\", b','), bytes lowest first:\n  got      {}\n  expected {}",
+            bytes(flags),
+            bytes(expected)
         );
-        assert_eq!(Swar::find_field_end(b"ab,-cdef", b','), Some(2));
+        let first = Swar::find_field_end(b"ab,-cdef", b',');
+        assert_eq!(first, Some(2), "Swar::find_field_end(b\"ab,-cdef\", b',')");
     }
 
     #[test]
@@ -167,7 +182,14 @@ mod tests {
         for x in 0..=255u8 {
             for b in 0..=255u8 {
                 let flags = flag_bytes(u64::from_le_bytes([x; 8]), b);
-                assert_eq!(flags, if x == b { HI } else { 0 }, "{x:#x} {b:#x}");
+                let expected = if x == b { HI } else { 0 };
+                assert!(
+                    flags == expected,
+                    "flag_bytes(eight bytes {x:#04X}, byte {b:#04X}), bytes lowest first:\n  \
+                     got      {}\n  expected {}",
+                    bytes(flags),
+                    bytes(expected)
+                );
             }
         }
     }

@@ -7,7 +7,7 @@
 //! The filler holds the bytes one above each special byte (`-`, 0x0B, 0x0E, `#`):
 //! right above a match they are exactly the false flags of the SWAR zero-byte test.
 
-use harness::spec::dialect::{CR, DELIMITER, LF, QUOTE};
+use harness::dialect::{CR, DELIMITER, LF, QUOTE};
 use step4::scan::{Memchr, Scalar, Scanner, Swar};
 
 fn naive_field_end(h: &[u8], delimiter: u8) -> Option<usize> {

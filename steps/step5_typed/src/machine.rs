@@ -3,7 +3,7 @@
 
 use crate::scan::{Best, Scanner};
 use harness::ParseError;
-use harness::spec::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
+use harness::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
 
 use crate::record::{Record, Span};
 
@@ -42,7 +42,7 @@ impl Default for Parser {
 }
 
 impl Parser {
-    /// A parser for fields separated by `delimiter` (see `harness::spec::dialect::Dialect`).
+    /// A parser for fields separated by `delimiter` (see `harness::dialect::Dialect`).
     pub fn new(delimiter: u8) -> Parser {
         Parser {
             spans: Vec::new(),

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use harness::spec::dialect::QUOTE;
+use harness::dialect::QUOTE;
 
 use crate::machine::State;
 

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use clap::ArgMatches;
 use harness::query::cli::{QueryStep, RunError};
-use harness::query::{Groups, Query, QueryError};
+use harness::query::{Groups, Query};
 
 use crate::{Parser, Step6, Tier, map, query, step1_query};
 
@@ -22,16 +22,12 @@ impl QueryStep for Step6 {
         Ok(())
     }
 
-    fn query_file(
-        path: &Path,
-        query: Query<'_>,
-        _config: &(),
-    ) -> Result<Result<Groups, QueryError>, RunError> {
-        Ok(query::run(&map(path)?, query))
+    fn query_file(path: &Path, query: Query<'_>, _config: &()) -> Result<Groups, RunError> {
+        Ok(query::run(&map(path)?, query)?)
     }
 
-    fn on_step1(path: &Path, query: Query<'_>) -> Result<Groups, String> {
-        step1_query::run(path, query).map_err(|e| format!("{e:?}"))
+    fn on_step1(path: &Path, query: Query<'_>) -> Result<Groups, RunError> {
+        step1_query::run(path, query)
     }
 
     fn verbose(path: &Path, query: Query<'_>, _config: &()) {

@@ -64,8 +64,8 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     }
 
     // ANCHOR: add
-    /// Adds one record; `place(k)` gives where it and its field `k` are, asked only to
-    /// report an error.
+    /// Adds one record; `place(k)` gives where it and its field `k` are, when the
+    /// source knows, asked only to report an error.
     ///
     /// # Errors
     /// [`QueryError::MissingColumn`] (or `DuplicateColumn`, `NotAPosition`) when a
@@ -76,7 +76,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     pub fn add(
         &mut self,
         record: &(impl Fields + ?Sized),
-        place: impl FnOnce(usize) -> Place,
+        place: impl FnOnce(usize) -> Option<Place>,
     ) -> Result<(), QueryError> {
         let index = self.records;
         self.records += 1;
@@ -92,11 +92,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
             }
         };
         if record.width() != width {
-            let Place { line, byte } = place(0);
             return Err(QueryError::FieldCount {
                 record: index,
-                line,
-                byte,
+                place: place(0),
                 expected: width,
                 found: record.width(),
             });
@@ -116,7 +114,9 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
     /// As [`Aggregator::add`].
     pub fn add_record(&mut self, input: &[u8], record: &Record<'_, '_>) -> Result<(), QueryError> {
         let spans = record.spans();
-        self.add(record, |k| Place::of(input, spans[0].start, spans[k].start))
+        self.add(record, |k| {
+            Some(Place::of(input, spans[0].start, spans[k].start))
+        })
     }
 
     /// The value of record `index` from its cooked bytes `text`: NULL (empty, or a
@@ -126,20 +126,16 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         &self,
         text: Cow<'_, [u8]>,
         index: u64,
-        place: impl FnOnce() -> Place,
+        place: impl FnOnce() -> Option<Place>,
     ) -> Result<Option<f64>, QueryError> {
         if self.query.is_null(&text) {
             return Ok(None); // empty, or a `--null` text
         }
-        parse_value(&text).map_err(|_| {
-            let Place { line, byte } = place();
-            QueryError::InvalidNumber {
-                record: index,
-                line,
-                byte,
-                column: self.query.sum.to_string(),
-                text: text.into_owned(),
-            }
+        parse_value(&text).map_err(|_| QueryError::InvalidNumber {
+            record: index,
+            place: place(),
+            column: self.query.sum.to_string(),
+            text: text.into_owned(),
         })
     }
 

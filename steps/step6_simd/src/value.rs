@@ -115,14 +115,24 @@ pub fn parse_value_std(field: &[u8]) -> Result<Option<f64>, NotANumber> {
 mod tests {
     use super::*;
 
+    /// A parse's result as a failing test shows it: the value and its bits in hex.
+    fn show(r: Result<Option<f64>, NotANumber>) -> String {
+        match r {
+            Ok(Some(v)) => format!("{v:?} (bits {:#018x})", v.to_bits()),
+            other => format!("{other:?}"),
+        }
+    }
+
     #[test]
     fn the_documented_table() {
         let ok = |s: &str, v: f64| {
-            assert_eq!(
-                parse_value(s.as_bytes()).map(|o| o.map(f64::to_bits)),
-                Ok(Some(v.to_bits())),
-                "{s}"
-            )
+            let got = parse_value(s.as_bytes());
+            assert!(
+                got.map(|o| o.map(f64::to_bits)) == Ok(Some(v.to_bits())),
+                "parse_value({s:?}):\n  got      {}\n  expected {}",
+                show(got),
+                show(Ok(Some(v)))
+            );
         };
         assert_eq!(parse_value(b""), Ok(None));
         ok("3", 3.0);
@@ -150,8 +160,13 @@ mod tests {
 
     #[test]
     fn the_fast_path_takes_plain_decimals_only() {
-        assert_eq!(parse_decimal(b"-1234.5678"), Some(-1234.5678));
-        assert_eq!(parse_decimal(b"9007199254740992"), Some(9007199254740992.0)); // 2^53
+        let decimal = |text: &str| parse_decimal(text.as_bytes());
+        assert_eq!(decimal("-1234.5678"), Some(-1234.5678), "parse_decimal");
+        assert_eq!(
+            decimal("9007199254740992"),
+            Some(9007199254740992.0),
+            "2^53"
+        );
         for other in [
             &b"9007199254740993"[..],
             b"1e3",
@@ -162,10 +177,11 @@ mod tests {
             b"1..2",
             b"12345678901234567890",
         ] {
-            assert_eq!(
-                parse_decimal(other),
-                None,
-                "{:?}",
+            let got = parse_decimal(other);
+            assert!(
+                got.is_none(),
+                "parse_decimal({:?}) gives {got:?}, but the fast path must leave it to \
+                 fast-float2 (None)",
                 String::from_utf8_lossy(other)
             );
         }
@@ -187,9 +203,21 @@ mod tests {
             let sign = ["", "-", "+"][(x >> 50) as usize % 3];
             let s = format!("{sign}{}.{}", &text[..point], &text[point..]);
             let bits = |r: Result<Option<f64>, NotANumber>| r.map(|o| o.map(f64::to_bits));
-            let std = bits(parse_value_std(s.as_bytes()));
-            assert_eq!(bits(parse_value(s.as_bytes())), std, "{s}");
-            assert_eq!(bits(parse_value_fast_float(s.as_bytes())), std, "{s}");
+            let std = parse_value_std(s.as_bytes());
+            for (name, got) in [
+                ("parse_value", parse_value(s.as_bytes())),
+                (
+                    "parse_value_fast_float",
+                    parse_value_fast_float(s.as_bytes()),
+                ),
+            ] {
+                assert!(
+                    bits(got) == bits(std),
+                    "{name}({s:?}):\n  got      {}\n  expected {} (str::parse)",
+                    show(got),
+                    show(std)
+                );
+            }
         }
     }
 

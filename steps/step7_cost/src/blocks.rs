@@ -17,7 +17,7 @@
 
 use std::sync::OnceLock;
 
-use harness::spec::dialect::{CR, LF, QUOTE};
+use harness::dialect::{CR, LF, QUOTE};
 
 /// Bytes per block: one bit per byte in a `u64`.
 pub const BLOCK: usize = 64;
@@ -296,7 +296,7 @@ mod x86 {
     use std::arch::x86_64::*;
 
     use super::{BLOCK, Kernel, Masks, Tier};
-    use harness::spec::dialect::{CR, LF, QUOTE};
+    use harness::dialect::{CR, LF, QUOTE};
 
     /// SSE2 compares and PCLMULQDQ.
     pub struct Sse2;
@@ -461,7 +461,7 @@ mod arm {
     use std::arch::aarch64::*;
 
     use super::{BLOCK, Kernel, Masks, Tier, prefix_xor_shifts};
-    use harness::spec::dialect::{CR, LF, QUOTE};
+    use harness::dialect::{CR, LF, QUOTE};
 
     /// NEON compares; prefix XOR by shifts (PMULL would need the `aes` feature).
     pub struct Neon;
@@ -549,7 +549,7 @@ mod tests {
     fn every_tier_gives_the_oracles_bits_for_every_byte_at_every_position() {
         let tiers = Tier::supported();
         eprintln!("tiers on this CPU: {tiers:?}");
-        for delimiter in harness::spec::dialect::GATE_DELIMITERS {
+        for delimiter in harness::dialect::GATE_DELIMITERS {
             for byte in 0..=255u8 {
                 for at in 0..BLOCK {
                     let mut block = [b'x'; BLOCK];

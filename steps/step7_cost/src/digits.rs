@@ -287,7 +287,13 @@ mod tests {
         let start = before.len();
         let expected = parse_decimal(&input[start..]);
         match parse_swar(input, start, input.len()) {
-            Some(v) => assert_eq!(Some(v.to_bits()), expected.map(f64::to_bits), "{text:?}"),
+            Some(v) => assert!(
+                Some(v.to_bits()) == expected.map(f64::to_bits),
+                "{text:?} after {before:?}: parse_swar gives {v:?} (bits {:#018x}), \
+                 parse_decimal gives {expected:?} (bits {:#018x})",
+                v.to_bits(),
+                expected.map_or(0, f64::to_bits)
+            ),
             None => assert!(
                 expected.is_none() || text.starts_with('+') || text.len() > 16,
                 "{text:?} not taken, though parse_decimal gives {expected:?}"

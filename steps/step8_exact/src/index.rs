@@ -21,7 +21,7 @@
 //! its field is unescaped.
 
 use harness::ParseError;
-use harness::spec::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
+use harness::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
 
 #[cfg(target_arch = "aarch64")]
 use crate::blocks::Neon;

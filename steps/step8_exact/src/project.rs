@@ -27,7 +27,7 @@
 use std::borrow::Cow;
 
 use harness::ParseError;
-use harness::spec::dialect::{CR, QUOTE};
+use harness::dialect::{CR, QUOTE};
 
 use crate::blocks::{BLOCK, Tier};
 use crate::index::{BATCH, Carry, Structure, stage1_in};

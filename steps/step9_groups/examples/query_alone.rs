@@ -15,8 +15,8 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use harness::dialect::Dialect;
 use harness::query::{Aggs, Query};
-use harness::spec::dialect::Dialect;
 use step9::query::run;
 
 fn main() -> ExitCode {

@@ -282,7 +282,11 @@ mod tests {
         let start = before.len();
         let expected = parse_fixed(&input[start..]);
         match parse_swar_fixed(input, start, input.len()) {
-            Some(v) => assert_eq!(Some(v), expected, "{text:?}"),
+            Some(v) => assert!(
+                Some(v) == expected,
+                "{text:?} after {before:?}, in units of 10^-18: parse_swar_fixed gives {v}, \
+                 parse_fixed gives {expected:?}"
+            ),
             None => assert!(
                 expected.is_none() || text.starts_with('+') || text.len() > 16,
                 "{text:?} not taken, though parse_fixed gives {expected:?}"

@@ -102,8 +102,24 @@ pub struct Acc {
 
 impl Acc {
     /// The group: the count, and the sum and mean (each rounded once) and the
-    /// extremes, unless every value was NULL.
+    /// extremes, unless every value was NULL. With many groups most have one value,
+    /// which is then its sum, its mean and both its extremes: rounded once, not four
+    /// times (but for a zero, whose sign the sum and MIN may round apart).
     pub fn group(&self) -> Group {
+        if self.values == 1
+            && let Some(v) = self.range.min()
+            && v != 0.0
+        {
+            let v = Some(v);
+            let (count, sum, min, max, mean) = (self.count, v, v, v, v);
+            return Group {
+                count,
+                sum,
+                min,
+                max,
+                mean,
+            };
+        }
         let some = self.values > 0;
         Group {
             count: self.count,

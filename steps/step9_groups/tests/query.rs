@@ -270,7 +270,7 @@ fn quoted_keys_give_the_full_walk_s_answer() {
 /// after it in the input.
 #[test]
 fn plain_span_is_the_cooked_bytes_where_they_lie() {
-    use harness::spec::reference;
+    use harness::reference;
     use std::borrow::Cow;
     use step9::project::{plain_span, raw_cooked};
     let alphabet = [b'a', b',', b'"'];

@@ -10,12 +10,15 @@
 //! middle of a sentence.
 //!
 //! Names: a row's id is its binary (`step6`, `polars`, `duckdb`, `pyarrow`; `step9_1thread`
-//! for a step that runs on every core, run on one), or
+//! for a step that runs on every core, run on one; `step11_query` for a step's table
+//! query, `step11_query_1thread` on one thread), or
 //! `baseline` (the csv crate's pass), `baseline_query` (its query), `baseline_simd`
 //! (the same query on simd-csv), `limit` (one core), `limit_threads` (the limit on
 //! `--threads N`). Each row has `ID_mbps`, `ID_gbps`, `ID_mrows`, `ID_seconds`,
-//! `ID_first_mbps`, `ID_first_below`, `ID_allocs`, `ID_x_step1`, `ID_of_limit`,
-//! `ID_threads`, `ID_rounds` (and a peer `ID_version`) where the row has the value;
+//! `ID_first_mbps`, `ID_first_below`, `ID_allocs`, `ID_peak_mb` (the heap live at a
+//! pass's peak, in MB), `ID_x_step1`, `ID_of_limit`,
+//! `ID_threads`, `ID_rounds` (and a peer `ID_version`, a table query `ID_x_csv`) where
+//! the row has the value;
 //! every step over every earlier step `A_vs_B` (and `A_vs_B_rounds`, round by round),
 //! every step over each yardstick and peer `A_vs_ID`. The run: `machine`, `cpu`,
 //! `cores`, `memory`, `os`, `os_release`, `cpu_features`, `rustc`, `toolchain`,
@@ -57,8 +60,13 @@ pub fn row_id(row: &Value) -> String {
         "baseline" => "baseline".to_string(),
         "limit" if row["threads"].as_u64().unwrap_or(1) > 1 => "limit_threads".to_string(),
         "limit" => "limit".to_string(),
-        "step" if row["runs"].get(0).is_some_and(report::one_thread_of_many) => {
-            format!("{step}{ONE_THREAD}")
+        "step" => {
+            let part = match row["part"].as_str() {
+                Some("table query") => "_query",
+                _ => "",
+            };
+            let one = row["runs"].get(0).is_some_and(report::one_thread_of_many);
+            format!("{step}{part}{}", if one { ONE_THREAD } else { "" })
         }
         _ => step.to_string(),
     };
@@ -241,7 +249,14 @@ fn row_figures(row: &Value) -> Vec<(&'static str, String)> {
                 .map(|(first, best)| percent(1.0 - first / best)),
         ),
         ("allocs", row["allocs_per_pass"].as_u64().map(thousands)),
+        (
+            "peak_mb",
+            row["peak_heap_bytes_per_pass"]
+                .as_u64()
+                .map(|bytes| thousands((bytes as f64 / 1e6).round() as u64)),
+        ),
         ("x_step1", f("x_step1").map(|x| format!("{x:.1}"))),
+        ("x_csv", f("x_csv_query").map(|x| format!("{x:.1}"))),
         ("of_limit", f("fraction_of_limit").map(percent)),
         ("threads", row["threads"].as_u64().map(|t| t.to_string())),
         (
@@ -348,7 +363,8 @@ mod tests {
                  "runs": [run("step1", 1, 130.0, [0.8, 0.77]), run("step1", 1, 134.2, [0.78, 0.745])]},
                 {"label": "5 step5", "role": "step", "step": "step5", "number": 5, "idea": "typed",
                  "mb_per_s": 945.0, "best_s": 1.077, "first_run_mb_per_s": 879.0, "mrows_per_s": 18.6,
-                 "allocs_per_pass": 61, "x_step1": 7.25, "x_step1_of": "query",
+                 "allocs_per_pass": 61, "peak_heap_bytes_per_pass": 2_034_567_890u64,
+                 "x_step1": 7.25, "x_step1_of": "query",
                  "fraction_of_limit": 0.1018, "threads": 1,
                  "runs": [run("step5", 5, 945.0, [0.12, 0.11]), run("step5", 5, 912.0, [0.12, 0.11])]},
                 {"label": "6 step6", "role": "step", "step": "step6", "number": 6, "idea": "bitmaps",
@@ -392,6 +408,8 @@ mod tests {
         assert_eq!(get("step6_first_below"), "15%");
         assert_eq!(get("step6_rounds"), "1,860, 1,849");
         assert_eq!(get("step1_allocs"), "232,268,225");
+        assert_eq!(get("step5_peak_mb"), "2,035");
+        assert!(!figures.contains("ANCHOR: step1_peak_mb\n"));
         assert_eq!(get("polars_mbps"), "935");
         assert_eq!(get("polars_threads"), "2");
         assert_eq!(get("polars_version"), "2.1.0");

@@ -12,8 +12,9 @@
 //! (the largest on a tie), never two `--rows` settings on one line.
 //!
 //! Which rows: one series per engine, keyed by [`crate::figures::row_id`]: step 1 and
-//! the query steps, the baseline's query (and simd-csv's), the peers (Polars, DuckDB,
-//! pyarrow). The limit rows are left out: an LF count has no keys, and its MB/s, ten
+//! the query steps (a load step by its table query, not its load), the baseline's
+//! query (and simd-csv's), the peers (Polars, DuckDB, pyarrow). The limit rows are
+//! left out: an LF count has no keys, and its MB/s, ten
 //! times the others', would squeeze them into the bottom of the chart. A series'
 //! value at N is the median of its rounds' MB/s in `keys-N` (each round a process's
 //! best timed run): the median, not the best, so that one lucky round does not bend a
@@ -156,7 +157,19 @@ pub fn series(runs: &[Run]) -> Vec<Series> {
     let mut all: Vec<(u8, u64, Series)> = Vec::new();
     for run in runs {
         let empty = Vec::new();
-        for row in run.results["rows"].as_array().unwrap_or(&empty) {
+        let rows = run.results["rows"].as_array().unwrap_or(&empty);
+        // A load step's own row is its load (CSV into a table): not the query whose
+        // keys the chart counts, which its table-query row is.
+        let loads = |row: &Value| {
+            row["part"].as_str().unwrap_or("").is_empty()
+                && rows
+                    .iter()
+                    .any(|other| other["step"] == row["step"] && other["part"] == "table query")
+        };
+        for row in rows {
+            if loads(row) {
+                continue;
+            }
             let role = s(&row["role"]);
             let rank = match role {
                 "step" => 0,
@@ -461,5 +474,25 @@ mod tests {
         assert_eq!(parse_folder("keys-x"), None);
         assert_eq!(parse_folder("keys-10-"), None);
         assert_eq!(parse_folder("bench-10"), None);
+    }
+
+    /// A load step's own row (its load) is no series: its table query is.
+    #[test]
+    fn a_load_step_is_drawn_by_its_table_query() {
+        let mut query = row("step", "step11", 11, "11 step11, table query", &[900.0]);
+        query["part"] = "table query".into();
+        let rows = vec![
+            row("step", "step9", 9, "9 step9", &[300.0]),
+            row("step", "step11", 11, "11 step11", &[120.0]),
+            query,
+        ];
+        let runs = [Run {
+            dir: PathBuf::from("keys-1000"),
+            keys: 1000,
+            rows: None,
+            results: json!({"rows": rows}),
+        }];
+        let labels: Vec<String> = series(&runs).into_iter().map(|s| s.label).collect();
+        assert_eq!(labels, ["9 step9", "11 step11, table query"]);
     }
 }

@@ -12,6 +12,15 @@
 //! brings its own `speedup_over_step1`: its MB/s over step 1's would compare a query
 //! with a parse.
 //!
+//! A step whose run brings a `table_query` (the load step and the steps after it,
+//! which time a load and then the query over the loaded table) is two rows: the load
+//! (the run itself) and the table query (`part`: `table query`), whose MB/s is the
+//! CSV bytes the table stands for per second of the query, and whose `x_csv_query`
+//! is its median time over the CSV query's, both timed in the step's process.
+//!
+//! A step that ran on the CPU twin of a device (`"device": "cpu …"`, the GPU step
+//! without a GPU) says so in its idea.
+//!
 //! A peer (`bench.sh --peers`: Polars, DuckDB, pyarrow, through `tools/peers/peers.py`)
 //! is a query row too. It has no allocation count, and a peer whose answer is not the
 //! file's reference brings `"failed"` instead of a time: its row says so and shows no
@@ -91,20 +100,39 @@ impl Row {
         self.first("threads").as_u64().unwrap_or(1)
     }
 
-    /// The idea the row adds, as its binary says.
-    pub fn idea(&self) -> &str {
-        self.first("idea").as_str().unwrap_or("")
+    /// The idea the row adds, as its binary says; `(CPU twin: no GPU ran it)` added
+    /// when a device step ran on its CPU twin.
+    pub fn idea(&self) -> String {
+        let idea = self.first("idea").as_str().unwrap_or("");
+        match self.first("device").as_str() {
+            Some(device) if device.starts_with("cpu") => {
+                format!("{idea} (CPU twin: no GPU ran it)")
+            }
+            _ => idea.to_string(),
+        }
+    }
+
+    /// The part of a step's run the row is: `table query`, or empty for the run itself.
+    pub fn part(&self) -> &str {
+        self.first("part").as_str().unwrap_or("")
     }
 
     /// The row's name in the table and the chart: `1 step1`, `9 step9, 1 thread`
-    /// ([`one_thread_of_many`]), `baseline (csv crate)`, `baseline query (csv crate)`,
-    /// `baseline query (simd-csv)`, `polars 2.1.0`, `limit, 1 core`, `limit, 2 threads`.
+    /// ([`one_thread_of_many`]), `11 step11, table query`, `baseline (csv crate)`,
+    /// `baseline query (csv crate)`, `baseline query (simd-csv)`, `polars 2.1.0`,
+    /// `limit, 1 core`, `limit, 2 threads`.
     pub fn label(&self) -> String {
         match self.role {
-            Role::Step if one_thread_of_many(&self.runs[0]) => {
-                format!("{} {}, 1 thread", self.number(), self.step())
+            Role::Step => {
+                let mut label = format!("{} {}", self.number(), self.step());
+                if !self.part().is_empty() {
+                    label += &format!(", {}", self.part());
+                }
+                if one_thread_of_many(&self.runs[0]) {
+                    label += ", 1 thread";
+                }
+                label
             }
-            Role::Step => format!("{} {}", self.number(), self.step()),
             Role::Baseline if self.step() == "baseline-simd-csv" => {
                 "baseline query (simd-csv)".to_string()
             }
@@ -173,9 +201,16 @@ impl Row {
         }
     }
 
-    fn key(&self) -> (Role, u64, bool, u64, String) {
-        let name = self.step().to_string();
-        (self.role, self.number(), self.query(), self.threads(), name)
+    fn key(&self) -> (Role, u64, String, bool, u64, String) {
+        let (part, name) = (self.part().to_string(), self.step().to_string());
+        (
+            self.role,
+            self.number(),
+            part,
+            self.query(),
+            self.threads(),
+            name,
+        )
     }
 }
 
@@ -215,17 +250,34 @@ pub fn rows(runs_file: &str) -> Result<Vec<Row>, String> {
                 result["build"]
             )));
         }
-        let row = Row {
-            role,
-            runs: vec![result],
-        };
-        match rows.iter_mut().find(|r| r.key() == row.key()) {
-            Some(existing) => existing.runs.extend(row.runs),
-            None => rows.push(row),
+        let mut found = vec![table_query(&result)];
+        found.insert(0, Some(result));
+        for result in found.into_iter().flatten() {
+            let row = Row {
+                role,
+                runs: vec![result],
+            };
+            match rows.iter_mut().find(|r| r.key() == row.key()) {
+                Some(existing) => existing.runs.extend(row.runs),
+                None => rows.push(row),
+            }
         }
     }
     rows.sort_by_key(Row::key);
     Ok(rows)
+}
+
+/// The table query of a step's run, as a run of its own (`part`: `table query`), if
+/// the run brings one: its measurement, with the step's name, number, threads and
+/// build.
+fn table_query(run: &Value) -> Option<Value> {
+    let mut query = run["table_query"].clone();
+    let fields = query.as_object_mut()?;
+    for key in ["step", "number", "threads", "build"] {
+        fields.insert(key.to_string(), run[key].clone());
+    }
+    fields.insert("part".to_string(), "table query".into());
+    Some(query)
 }
 
 /// What `bench.sh` knows about the machine and the run, from its command line.
@@ -360,17 +412,23 @@ pub fn results(meta: &Meta, file: Value, rows: &[Row]) -> Value {
                 "number": row.number(),
                 "threads": row.threads(),
                 "query": row.query(),
+                "part": row.part(),
                 "idea": row.idea(),
                 "best_s": best["best_s"],
                 "mb_per_s": best["mb_per_s"],
                 "first_run_mb_per_s": row.first_run_mb_per_s(),
                 "mrows_per_s": best["mrows_per_s"],
                 "allocs_per_pass": best["allocs_per_pass"],
+                "peak_heap_bytes_per_pass": best["peak_heap_bytes_per_pass"],
                 "x_step1": x_step1,
                 "x_step1_of": x_step1_of,
                 "fraction_of_limit": fraction_of_limit,
                 "runs": row.runs,
             });
+            if let Some(x) = best["speedup_over_csv"].as_f64() {
+                value["x_csv_query"] = x.into();
+                value["x_csv_query_of"] = best["versus"].clone();
+            }
             if row.role == Role::Peer {
                 value["version"] = row.first("version").clone();
                 value["import_s"] = best["import_s"].clone();
@@ -506,10 +564,14 @@ pub fn table_row(row: &Value) -> String {
             s(&row["idea"])
         );
     }
+    let mut idea = s(&row["idea"]).to_string();
+    if let Some(x) = f("x_csv_query") {
+        idea += &format!("; {x:.1}x {}", s(&row["x_csv_query_of"]));
+    }
     format!(
         "| {} | {} | {} | {} | {:.1} | {} | {} | {} |",
         label,
-        s(&row["idea"]),
+        idea,
         thousands(f("mb_per_s").unwrap_or(0.0).round() as u64),
         f("first_run_mb_per_s").map_or("–".to_string(), |x| thousands(x.round() as u64)),
         f("mrows_per_s").unwrap_or(0.0),
@@ -572,6 +634,12 @@ pub fn table_notes(results: &Value) -> String {
             "Rows on more than one thread (threads): {}; every other row ran on one.\n",
             parallel.join(", ")
         );
+    }
+    if rows.iter().any(|r| r["part"] == "table query") {
+        out += "A table query row: the query over the table that the step's run loaded, \
+                timed in the same process as the load; its MB/s is the CSV's bytes over the \
+                query's time (the bytes the table stands for, not the bytes it reads), and \
+                its x is its median time over the CSV query's median, both timed by the step.\n";
     }
     if rows.iter().any(|r| r["step"] == "baseline-simd-csv") {
         out += "baseline query (simd-csv): the csv crate's query with the simd-csv reader \
@@ -863,6 +931,92 @@ mod tests {
         );
         // A step that does not say its threads (one-core steps) is never "1 thread".
         assert!(!one_thread_of_many(&rows[0].runs[0]));
+    }
+
+    #[test]
+    fn a_load_step_is_a_load_row_and_a_table_query_row() {
+        let load = |threads: u32, best_s: f64, query_s: f64| {
+            let query = json!({"idea": "the table query", "best_s": query_s,
+                "mb_per_s": 100.0 / query_s, "mrows_per_s": 2.0 / query_s,
+                "allocs_per_pass": 300, "speedup_over_csv": 12.5,
+                "versus": "step 10's query over the CSV, timed in the same process",
+                "fingerprint": {"records": 3, "fields": 3, "bytes": 3}});
+            run("step", "step11", 11, best_s, 100.0 / best_s).replace(
+                "\"idea\"",
+                &format!("\"threads\":{threads},\"table_query\":{query},\"idea\""),
+            )
+        };
+        let lines = [
+            run("step", "step10", 10, 0.05, 2000.0),
+            load(2, 0.25, 0.005),
+            load(1, 0.4, 0.01),
+            load(2, 0.2, 0.004),
+        ]
+        .join("\n");
+        let rows = rows(&lines).unwrap();
+        let labels: Vec<_> = rows.iter().map(Row::label).collect();
+        assert_eq!(
+            labels,
+            [
+                "10 step10",
+                "11 step11, 1 thread",
+                "11 step11",
+                "11 step11, table query, 1 thread",
+                "11 step11, table query"
+            ]
+        );
+        assert_eq!(rows[4].runs.len(), 2);
+        assert_eq!(rows[4].best()["best_s"], 0.004);
+        let results = results(&Meta::default(), json!({}), &rows);
+        let ids: Vec<_> = results["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(crate::figures::row_id)
+            .collect();
+        assert_eq!(
+            ids,
+            [
+                "step10",
+                "step11_1thread",
+                "step11",
+                "step11_query_1thread",
+                "step11_query"
+            ]
+        );
+        assert_eq!(results["rows"][4]["kind"], "query");
+        let table = table(&results);
+        assert!(
+            table.contains(
+                "| 11 step11, table query | the table query; 12.5x step 10's query over the \
+                 CSV, timed in the same process | 25,000 | – | 500.0 | 300 | – | – |"
+            ),
+            "{table}"
+        );
+        assert!(table.contains("| 11 step11 | i | 500 |"), "{table}");
+        assert!(table.contains("A table query row:"), "{table}");
+        let figures = crate::figures::figures(&results);
+        assert!(
+            figures.contains("ANCHOR: step11_query_x_csv\n12.5\n"),
+            "{figures}"
+        );
+        assert!(
+            figures.contains("ANCHOR: step11_query_vs_step10\n12.50\n"),
+            "{figures}"
+        );
+    }
+
+    #[test]
+    fn a_step_on_its_cpu_twin_says_so_in_its_idea() {
+        let twin = run("step", "step13", 13, 0.5, 200.0)
+            .replace("\"idea\"", "\"device\":\"cpu (CPU twin)\",\"idea\"");
+        let gpu = run("step", "step13", 13, 0.5, 200.0)
+            .replace("\"idea\"", "\"device\":\"NVIDIA H100\",\"idea\"");
+        assert_eq!(
+            rows(&twin).unwrap()[0].idea(),
+            "i (CPU twin: no GPU ran it)"
+        );
+        assert_eq!(rows(&gpu).unwrap()[0].idea(), "i");
     }
 
     #[test]

@@ -21,10 +21,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{markdown_files, readme};
-
-/// Whether `cargo x book` (and so CI) fails on a typed figure. False until the
-/// chapters quote the recorded run; `cargo x book --figures` lists them meanwhile.
-pub const FIGURE_CHECK_ENFORCED: bool = true;
+use crate::error::{Error, Result};
 
 /// The heading of the one section of a page whose figures may be typed: the last one,
 /// with measurements from other sittings, each naming its machine and date.
@@ -49,7 +46,7 @@ pub struct Typed {
 }
 
 /// Every typed figure in the README and the book's pages, by file and line.
-pub fn check(root: &Path) -> Result<Vec<Typed>, String> {
+pub fn check(root: &Path) -> Result<Vec<Typed>> {
     let src = root.join("book/src");
     let mut files = vec![root.join("README.md")];
     files.extend(
@@ -59,8 +56,7 @@ pub fn check(root: &Path) -> Result<Vec<Typed>, String> {
     );
     let mut found = Vec::new();
     for file in files {
-        let text =
-            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let text = std::fs::read_to_string(&file).map_err(Error::io(&file))?;
         let shown = file.strip_prefix(root).unwrap_or(&file).to_path_buf();
         found.extend(scan(&text).into_iter().map(|(line, figure)| Typed {
             file: shown.clone(),

@@ -3,15 +3,16 @@
 //! every `#fragment` an id of the page it points into. The README's relative links and
 //! images name files of the repository.
 
+use crate::error::{Error, Result, failed};
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 
 /// Checks the HTML under `out` (`book/book`); returns the count of links checked.
-pub fn check_book(out: &Path) -> Result<usize, String> {
+pub fn check_book(out: &Path) -> Result<usize> {
     let mut files = Vec::new();
     collect(out, &mut files);
     if !files.iter().any(|f| f.ends_with("index.html")) {
-        return Err(format!(
+        return Err(failed!(
             "{}: no index.html: was the book built?",
             out.display()
         ));
@@ -24,7 +25,7 @@ pub fn check_book(out: &Path) -> Result<usize, String> {
         if is_js && !file.ends_with("toc.js") {
             continue;
         }
-        let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let text = std::fs::read_to_string(file).map_err(Error::io(file))?;
         // The 404 page is served from the site's root (`<base href="/">`), and the
         // sidebar's links are relative to the root too.
         let base = if is_js || text.contains("<base href=\"/\"") {
@@ -74,7 +75,7 @@ pub fn check_book(out: &Path) -> Result<usize, String> {
     if problems.is_empty() {
         Ok(count)
     } else {
-        Err(format!(
+        Err(failed!(
             "{} broken links in the built book:\n{}",
             problems.len(),
             problems.join("\n")
@@ -83,9 +84,9 @@ pub fn check_book(out: &Path) -> Result<usize, String> {
 }
 
 /// Checks the README's relative links and images; returns their count.
-pub fn check_readme(root: &Path) -> Result<usize, String> {
+pub fn check_readme(root: &Path) -> Result<usize> {
     let path = root.join("README.md");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(&path).map_err(Error::io(&path))?;
     let mut problems = Vec::new();
     let mut count = 0;
     let mut in_fence = false;
@@ -118,7 +119,7 @@ pub fn check_readme(root: &Path) -> Result<usize, String> {
     if problems.is_empty() {
         Ok(count)
     } else {
-        Err(problems.join("\n"))
+        Err(problems.join("\n").into())
     }
 }
 
@@ -261,7 +262,7 @@ mod tests {
         )
         .unwrap();
         std::fs::write(dir.join("page.html"), "<h2 id=\"elsewhere\">y</h2>").unwrap();
-        let err = check_book(&dir).unwrap_err();
+        let err = check_book(&dir).unwrap_err().to_string();
         assert!(err.starts_with("3 broken links"), "{err}");
         assert!(err.contains("`page.html#there`: no id `there`"), "{err}");
         assert!(err.contains("`img/gone.svg`: no such file"), "{err}");

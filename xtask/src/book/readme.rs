@@ -14,6 +14,7 @@
 use std::path::Path;
 
 use super::take_anchored;
+use crate::error::{Error, Result, failed};
 
 const END: &str = "<!-- end include -->";
 
@@ -32,7 +33,7 @@ pub fn is_block_end(line: &str) -> bool {
 }
 
 /// `text` with every block filled from its file; the count of blocks.
-fn fill(root: &Path, text: &str) -> Result<(String, usize), String> {
+fn fill(root: &Path, text: &str) -> Result<(String, usize)> {
     let mut out = String::new();
     let mut lines = text.lines().enumerate();
     let mut count = 0;
@@ -62,10 +63,10 @@ fn fill(root: &Path, text: &str) -> Result<(String, usize), String> {
             match lines.next() {
                 Some((_, l)) if is_block_end(l) => break,
                 Some((_, l)) if is_block_start(l) => {
-                    return Err(format!("{where_}: a block starts before `{END}`"));
+                    return Err(failed!("{where_}: a block starts before `{END}`"));
                 }
                 Some(_) => {}
-                None => return Err(format!("{where_}: no `{END}` after it")),
+                None => return Err(failed!("{where_}: no `{END}` after it")),
             }
         }
         out += END;
@@ -75,26 +76,26 @@ fn fill(root: &Path, text: &str) -> Result<(String, usize), String> {
 }
 
 /// Fails when a block of README.md differs from its file.
-pub fn check(root: &Path) -> Result<usize, String> {
+pub fn check(root: &Path) -> Result<usize> {
     let path = root.join("README.md");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(&path).map_err(Error::io(&path))?;
     let (filled, count) = fill(root, &text)?;
     if filled != text {
         return Err(
             "README.md: a recorded block differs from its recording: run `cargo x book --readme`"
-                .to_string(),
+                .into(),
         );
     }
     Ok(count)
 }
 
 /// `cargo x book --readme`: fills README.md's blocks from their recordings.
-pub fn update(root: &Path) -> Result<(), String> {
+pub fn update(root: &Path) -> Result {
     let path = root.join("README.md");
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = std::fs::read_to_string(&path).map_err(Error::io(&path))?;
     let (filled, count) = fill(root, &text)?;
     if filled != text {
-        std::fs::write(&path, filled).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(&path, filled).map_err(Error::io(&path))?;
         println!("README.md: {count} recorded blocks filled");
     } else {
         println!("README.md: {count} recorded blocks, all up to date");
@@ -130,13 +131,16 @@ mod tests {
             filled,
             "filling twice changes nothing"
         );
-        let err = fill(&dir, "<!-- include: rec/table.md -->\nno end\n").unwrap_err();
+        let err = fill(&dir, "<!-- include: rec/table.md -->\nno end\n")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("no `<!-- end include -->`"), "{err}");
         let err = fill(
             &dir,
             "<!-- include: rec/figures.md:gone -->\n<!-- end include -->\n",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("anchor `gone` not found"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -8,6 +8,7 @@
 use std::ops::Range;
 
 use super::catalog::Exercise;
+use crate::error::{Result, failed};
 
 /// The text the stub panics with; a check recognises an untouched stub by it.
 pub const TODO_PREFIX: &str = "exercise ";
@@ -46,7 +47,7 @@ fn is_fn_line(line: &str) -> bool {
 /// The region holds doc comments and attributes, then one `fn` whose signature ends
 /// with the first line that ends in `{`, then the body, then a `}` at the
 /// signature's indentation as the region's last line.
-fn spans(text: &str, e: &Exercise) -> Result<Spans, String> {
+fn spans(text: &str, e: &Exercise) -> Result<Spans> {
     let lines = lines(text);
     let name = e.anchor_name();
     let find = |marker: &str| {
@@ -54,13 +55,15 @@ fn spans(text: &str, e: &Exercise) -> Result<Spans, String> {
         lines.iter().position(|(_, l)| l.trim() == wanted)
     };
     let (Some(a), Some(b)) = (find("ANCHOR"), find("ANCHOR_END")) else {
-        return Err(format!(
+        return Err(failed!(
             "{}: no `// ANCHOR: {name}` … `// ANCHOR_END: {name}` in {}/{}",
-            e.name, e.step_dir, e.file
+            e.name,
+            e.step_dir,
+            e.file
         ));
     };
     if a + 2 > b {
-        return Err(format!("{}: ANCHOR_END before its ANCHOR", e.name));
+        return Err(failed!("{}: ANCHOR_END before its ANCHOR", e.name));
     }
     let fn_line = (a + 1..b)
         .find(|&i| is_fn_line(lines[i].1))
@@ -72,7 +75,7 @@ fn spans(text: &str, e: &Exercise) -> Result<Spans, String> {
     let indent = &signature[..signature.len() - signature.trim_start().len()];
     let close = b - 1;
     if close <= open || lines[close].1 != format!("{indent}}}") {
-        return Err(format!(
+        return Err(failed!(
             "{}: the line before ANCHOR_END must be the function's `}}`",
             e.name
         ));
@@ -104,7 +107,7 @@ fn todo_lines(e: &Exercise, indent: &str, eol: &str) -> String {
 }
 
 /// `text` with the body of `e`'s function replaced by the stub.
-pub fn stub(text: &str, e: &Exercise) -> Result<String, String> {
+pub fn stub(text: &str, e: &Exercise) -> Result<String> {
     let s = spans(text, e)?;
     Ok([
         &text[..s.body.start],
@@ -117,19 +120,26 @@ pub fn stub(text: &str, e: &Exercise) -> Result<String, String> {
 /// The body of `e`'s function in `text`: the bytes between its signature's line and
 /// the line of its closing `}`.
 #[cfg(test)]
-fn body<'t>(text: &'t str, e: &Exercise) -> Result<&'t str, String> {
+fn body<'t>(text: &'t str, e: &Exercise) -> Result<&'t str> {
     Ok(&text[spans(text, e)?.body])
 }
 
 /// `e`'s region in `text`, from its `ANCHOR` line to its `ANCHOR_END` line.
-pub fn region<'t>(text: &'t str, e: &Exercise) -> Result<&'t str, String> {
+pub fn region<'t>(text: &'t str, e: &Exercise) -> Result<&'t str> {
     Ok(&text[spans(text, e)?.region])
+}
+
+/// The lines of `e`'s region in `text`, numbered from 1 as the compiler numbers them.
+pub fn region_lines(text: &str, e: &Exercise) -> Result<std::ops::RangeInclusive<usize>> {
+    let region = spans(text, e)?.region;
+    let line_of = |at: usize| text[..at].matches('\n').count() + 1;
+    Ok(line_of(region.start)..=line_of(region.end - 1))
 }
 
 /// `current` with `e`'s region replaced by the one in `from`: the stub put back, or
 /// the step's function, while whatever else the learner wrote in the file (a test of
 /// their own, say) stays.
-pub fn with_region_of(current: &str, from: &str, e: &Exercise) -> Result<String, String> {
+pub fn with_region_of(current: &str, from: &str, e: &Exercise) -> Result<String> {
     let here = spans(current, e)?.region;
     Ok([
         &current[..here.start],
@@ -237,6 +247,11 @@ fn after() {}
                 stubbed.clone() + "\n// a test of the learner's own\n"
             );
         }
+    }
+
+    #[test]
+    fn the_region_s_lines_are_numbered_from_1() {
+        assert_eq!(region_lines(TEXT, &EXERCISES[0]).unwrap(), 3..=13);
     }
 
     #[test]

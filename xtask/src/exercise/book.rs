@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::anchor;
 use super::catalog::{EXERCISES, Exercise};
+use crate::error::{Error, Result, failed};
 
 /// Files by path relative to the workspace root, and their contents.
 pub type Files = BTreeMap<PathBuf, String>;
@@ -16,7 +17,7 @@ pub const BOOK_DIR: &str = "book/src/exercises";
 /// Every section: `book/src/exercises/stepN.md` for each step with exercises, each
 /// exercise's task, its commands, what its check runs, its hints folded one inside
 /// the next, and the solution included from the step through its anchor, folded.
-pub fn sections(root: &Path) -> Result<Files, String> {
+pub fn sections(root: &Path) -> Result<Files> {
     let mut files = Files::new();
     let mut steps: Vec<u32> = EXERCISES.iter().map(|e| e.step).collect();
     steps.dedup();
@@ -31,9 +32,12 @@ pub fn sections(root: &Path) -> Result<Files, String> {
              body, then run the check: it rebuilds the step, runs its unit tests, the \
              gate and the exercise's test families, and says what failed and one more \
              hint (exit status 0 only when all pass; then it also compares your speed \
-             with the step's own). `cargo x exercise list` shows where you stand; `git \
-             diff` shows your work. One exercise at a time: `solve` one before you \
-             `start` the next.\n",
+             with the step's own). `cargo x exercise list` shows where you stand; `cargo \
+             x exercise diff` (or `git diff`, while the exercise is live) shows your work \
+             against the stub. One exercise at a time: `solve` one before you `start` \
+             the next. Before the first, `cargo x exercise prefetch` builds every \
+             step's check once, so that each `start` and `check` rebuilds only its \
+             step.\n",
         );
         for e in EXERCISES.iter().filter(|e| e.step == step) {
             text.push_str(&entry(root, e)?);
@@ -43,11 +47,10 @@ pub fn sections(root: &Path) -> Result<Files, String> {
     Ok(files)
 }
 
-fn entry(root: &Path, e: &Exercise) -> Result<String, String> {
+fn entry(root: &Path, e: &Exercise) -> Result<String> {
     // The include must resolve: the file and its anchor.
     let path = root.join(e.step_dir).join(e.file);
-    let text =
-        std::fs::read_to_string(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+    let text = std::fs::read_to_string(&path).map_err(Error::io(&path))?;
     anchor::region(&text, e)?;
     let mut hints = String::new();
     for (k, hint) in e.hints.iter().enumerate() {
@@ -59,7 +62,7 @@ fn entry(root: &Path, e: &Exercise) -> Result<String, String> {
     }
     hints.push_str(&"\n</details>".repeat(e.hints.len()));
     Ok(format!(
-        "\n#### {title} (`{name}`)\n\n\
+        "\n#### {title} (`{name}`, {level})\n\n\
          {task}\n\n\
          - Start: `cargo x exercise start {name}`, then edit `{dir}/{file}`, the \
          function that says `todo!()`.\n\
@@ -74,6 +77,7 @@ fn entry(root: &Path, e: &Exercise) -> Result<String, String> {
          ```\n\n\
          </details>\n",
         title = e.title,
+        level = e.level_name(),
         name = e.name,
         task = e.task,
         file = e.file,
@@ -85,17 +89,17 @@ fn entry(root: &Path, e: &Exercise) -> Result<String, String> {
 
 /// `cargo x exercise book`: writes every section, and removes files of the folder
 /// that are no longer written.
-pub fn write(root: &Path) -> Result<(), String> {
+pub fn write(root: &Path) -> Result {
     let files = sections(root)?;
     for stale in stale(root, &files) {
-        std::fs::remove_file(root.join(&stale)).map_err(|e| format!("{}: {e}", stale.display()))?;
+        std::fs::remove_file(root.join(&stale)).map_err(Error::io(&stale))?;
     }
     for (path, text) in &files {
         let path = root.join(path);
         if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(Error::io(&dir))?;
         }
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(&path, text).map_err(Error::io(&path))?;
     }
     println!(
         "exercise: wrote {} chapter sections for {} exercises",
@@ -106,7 +110,7 @@ pub fn write(root: &Path) -> Result<(), String> {
 }
 
 /// CI: the committed sections are what [`write()`] writes now.
-pub fn current(root: &Path) -> Result<(), String> {
+pub fn current(root: &Path) -> Result {
     let files = sections(root)?;
     let mut drift: Vec<String> = stale(root, &files)
         .iter()
@@ -118,7 +122,7 @@ pub fn current(root: &Path) -> Result<(), String> {
         }
     }
     if !drift.is_empty() {
-        return Err(format!(
+        return Err(failed!(
             "the book's exercise sections differ from what the catalog and the steps give \
              now; run `cargo x exercise book` and commit:\n  {}",
             drift.join("\n  ")

@@ -19,6 +19,9 @@ pub struct Exercise {
     pub anchor: &'static str,
     /// A title for the book and the list.
     pub title: &'static str,
+    /// How hard it is, for a workshop's plan: 1, a warm-up of a few lines; 2, one
+    /// idea in tens of lines; 3, the longest (for the fast, or a second day).
+    pub level: u8,
     /// The task, as the book states it (Markdown).
     pub task: &'static str,
     /// The test families the check runs, besides the step's unit tests and the gate:
@@ -30,7 +33,9 @@ pub struct Exercise {
     /// Environment of the check: the portable SIMD tier for the bitmap exercises, so
     /// that the gate runs the learner's code on every machine, ARM included.
     pub env: &'static [(&'static str, &'static str)],
-    /// Hints, gentlest first; the first is also the stub's `todo!` message.
+    /// Hints, gentlest first; the first is also the stub's `todo!` message. They guide
+    /// (where to look, what to watch for) and never spell out the body; every name
+    /// they use is one of the step's ([`super::names`] checks).
     pub hints: &'static [&'static str],
 }
 
@@ -38,6 +43,15 @@ impl Exercise {
     /// The anchor as written in the source: `exercise_flag_bytes`.
     pub fn anchor_name(&self) -> String {
         format!("exercise_{}", self.anchor)
+    }
+
+    /// The level in words: `warm-up`, `core`, `long`.
+    pub fn level_name(&self) -> &'static str {
+        match self.level {
+            1 => "warm-up",
+            2 => "core",
+            _ => "long",
+        }
     }
 
     /// The book chapter of its step, from `book/src`.
@@ -55,6 +69,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/lib.rs",
         anchor: "record_buf_field",
         title: "One buffer for a whole record",
+        level: 1,
         task: "`RecordBuf` keeps every cooked field of a record back to back in one `Vec<u8>`, \
                and `ends[k]` says where field `k` ends. Write `RecordBuf::field(k)`: the bytes \
                of field `k`, borrowed from that buffer.",
@@ -64,8 +79,7 @@ pub const EXERCISES: &[Exercise] = &[
         env: &[],
         hints: &[
             "field k runs from where field k-1 ends (0 for the first field) to ends[k]",
-            "`ends` holds exclusive ends, so field 0 is `bytes[..ends[0]]`",
-            "`let start = if k == 0 { 0 } else { self.ends[k - 1] };` then slice",
+            "`ends` holds exclusive ends, so field 0 is `bytes[..ends[0]]`: borrow a range of the buffer, copy nothing",
         ],
     },
     Exercise {
@@ -75,6 +89,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/lib.rs",
         anchor: "for_each_record",
         title: "The one-pass state machine",
+        level: 3,
         task: "Write `for_each_record`: one pass over the bytes with the five `State`s, \
                pushing cooked bytes into one reused `RecordBuf`, ending fields at delimiters \
                and records at LF or CR LF, and calling `on_record` once per record. Blank \
@@ -98,6 +113,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/record.rs",
         anchor: "split_quoted",
         title: "Where a quoted field closes",
+        level: 2,
         task: "A field that needs unescaping is kept as written, from its opening quote: \
                `\"a\"\"b\"c`. Write `split_quoted`: the bytes between the quotes (with `\"\"` \
                pairs still doubled) and the bytes after the closing quote.",
@@ -108,7 +124,7 @@ pub const EXERCISES: &[Exercise] = &[
         hints: &[
             "start after the opening quote; a quote followed by another quote is a pair, skip both",
             "the first quote that is not followed by a quote closes the field",
-            "return (&raw[1..i], &raw[i + 1..]) for the closing quote at i",
+            "the inside excludes both quotes, and the rest starts right after the closing one; `raw.get(i + 1)` looks ahead without running past the end",
         ],
     },
     Exercise {
@@ -118,6 +134,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/record.rs",
         anchor: "cooked",
         title: "Unescape only when you must",
+        level: 2,
         task: "Write `Field::cooked`: the field's bytes as the dialect means them. A field \
                that needs no unescaping is borrowed from the input (no allocation); one that \
                does is built once: the quoted part with each `\"\"` pair made one quote, then \
@@ -127,9 +144,9 @@ pub const EXERCISES: &[Exercise] = &[
                  the step's unit tests (which also check that plain fields are borrowed)",
         env: &[],
         hints: &[
-            "if !self.needs_unescape, return Cow::Borrowed(self.raw)",
+            "a field with nothing to unescape is its raw bytes, borrowed (`Cow::Borrowed`): no allocation",
             "split_quoted(self.raw) gives the inside (pairs doubled) and the tail",
-            "inside the quotes every quote is half of a pair: keep one of each two",
+            "inside the quotes every quote is half of a pair: keep one of each two; `cooked_len` tells the capacity to reserve",
         ],
     },
     Exercise {
@@ -139,6 +156,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/scan.rs",
         anchor: "flag_bytes",
         title: "The has-zero-byte test (SWAR)",
+        level: 1,
         task: "Write `flag_bytes(word, byte)`: a `u64` with the high bit set in each byte of \
                `word` that equals `byte` (and perhaps in some bytes above a match), and zero \
                exactly when no byte equals `byte`. Eight bytes, three or four instructions, \
@@ -149,8 +167,8 @@ pub const EXERCISES: &[Exercise] = &[
         env: &[],
         hints: &[
             "XOR with the byte broadcast to all eight bytes (LO * u64::from(byte)) turns the matches into zero bytes",
-            "then the zero-byte test: (v - 0x01..01) & !v & 0x80..80",
-            "use wrapping_sub: the subtraction borrows across bytes on purpose",
+            "then the doc comment's zero-byte test on that word, with the constants `LO` and `HI`",
+            "the subtraction borrows across bytes on purpose: `wrapping_sub`, or the dev build panics on the overflow",
         ],
     },
     Exercise {
@@ -160,6 +178,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/scan.rs",
         anchor: "first_flagged",
         title: "Jump to the next special byte",
+        level: 2,
         task: "Write `first_flagged`: read `haystack` eight bytes at a time as little-endian \
                `u64` words, and return the index of the first byte that `flags` flags; the \
                last under-eight bytes go to `tail`, which returns an index within them.",
@@ -180,6 +199,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/value.rs",
         anchor: "parse_decimal",
         title: "A decimal straight from bytes",
+        level: 2,
         task: "Write `parse_decimal`: `[+-]digits[.digits]` to the correctly rounded `f64` \
                by Clinger's fast path, or `None` for anything else (the caller then asks \
                `fast-float2`). The doc comment says when the fast path is exact.",
@@ -201,19 +221,23 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/table.rs",
         anchor: "table_entry",
         title: "The GROUP BY table's probe",
-        task: "Write `GroupTable::find`: the group of `key` by linear probing from the \
-               slot its hash picks, skipping slots whose tag differs and comparing the key's \
-               words (and for a key longer than 16 bytes its bytes) only where the tag \
-               matches; on the first empty slot, the key is new: insert it there.",
+        level: 2,
+        task: "Write `GroupTable::entry`: the accumulator of `key`, by linear probing. \
+               The key's `hash` (FNV-1a over its bytes) picks the first slot (`slot_of`); a \
+               slot holds a tag, the hash's low 32 bits, and a group number plus one (0: \
+               empty). Walk the slots from there: a slot whose tag differs is another key's; \
+               where the tag matches, compare the key's bytes with the group's (`key`); at \
+               the first empty slot the key is new, and its group is created there \
+               (`insert`).",
         tests: &["query"],
         checks: "the step's unit tests (the table against a `HashMap` through growth; keys \
-                 that share prefixes; keys read in place; a million keys) and the query \
-                 tests (files of 1 to 100,000 distinct keys of every shape)",
+                 that share prefixes; long keys that differ in the middle; keys whose hashes \
+                 collide; a million keys) and the query tests",
         env: &[],
         hints: &[
-            "words.hash(key); the tag is the hash's low 32 bits; the first slot is slot_of(hash)",
-            "a slot (tag, 0) is empty: return self.insert(i, tag, words, key), which grows the slots when needed",
-            "where the tag matches, holds(group - 1, words, key) decides; else i = (i + 1) & mask",
+            "hash the key once: the tag and the first slot both come from that hash, and the slot after i is i + 1 masked to the table's power-of-two size",
+            "an empty slot ends the probe: the key is new, and `insert` creates its group there (growing the slots when they are half full) and returns its number",
+            "compare tags before bytes: a slot of another key then costs one compare of 32 bits, and the bytes are compared only for a likely match",
         ],
     },
     Exercise {
@@ -223,6 +247,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/blocks.rs",
         anchor: "prefix_xor",
         title: "The quote mask by prefix XOR",
+        level: 1,
         task: "Write `prefix_xor_shifts(bits)`: bit `i` of the result is the XOR of bits \
                `0..=i` of `bits`. Applied to a block's quote bits it sets exactly the bytes \
                inside quotes (simdjson's quote mask). The SIMD tiers get it from one \
@@ -233,7 +258,7 @@ pub const EXERCISES: &[Exercise] = &[
         env: &[("CSV_TIER", "portable")],
         hints: &[
             "bits ^= bits << 1 makes bit i the XOR of bits i-1 and i",
-            "double the shift each time: 1, 2, 4, 8, 16, 32",
+            "after a step with shift s, bit i holds the XOR of the 2s bits that end at i: double the shift until that covers 64",
         ],
     },
     Exercise {
@@ -243,6 +268,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/blocks.rs",
         anchor: "eq_bits",
         title: "Structural bitmaps, eight bytes at a time",
+        level: 2,
         task: "Write `eq_bits(word, byte)`: one bit per byte of `word` that equals `byte`, \
                in the low 8 bits, byte 0 lowest; every flag exact. It is the portable tier's \
                compare and movemask, and builds the quote, delimiter, CR and LF bitmaps \
@@ -265,6 +291,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/digits.rs",
         anchor: "eight",
         title: "Eight digits in three multiplies",
+        level: 2,
         task: "Write `eight(v)`: the number written by the eight digit values (0-9) in the \
                bytes of `v`, the most significant digit in the low byte. Combine neighbours \
                in every lane at once: pairs (times 10), then quads (times 100), then the two \
@@ -274,9 +301,9 @@ pub const EXERCISES: &[Exercise] = &[
                  `parse_decimal`, the same bits) and the query tests",
         env: &[],
         hints: &[
-            "v * 10 + (v >> 8) puts ten times each digit plus its right neighbour in every byte; keep the even bytes with 0x00FF_00FF_00FF_00FF",
-            "the same again on 16-bit lanes: v * 100 + (v >> 16), keep 0x0000_FFFF_0000_FFFF",
-            "last: v * 10_000 + (v >> 32), keep the low 32 bits; 99,999,999 < 2^32, so nothing spills",
+            "the first digit is in the low byte, so a digit's successor is the byte above it: a shift right by 8 brings each next digit down onto the one before",
+            "one step makes each even byte ten times its digit plus the next; mask away the odd bytes, which now hold sums that mean nothing, before the next step",
+            "the next steps do the same on 16-bit lanes (times 100) and on the two 32-bit halves (times 10,000); 99,999,999 < 2^32, so nothing spills",
         ],
     },
     Exercise {
@@ -286,6 +313,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/exact.rs",
         anchor: "parse_fixed",
         title: "Decimals as exact integers",
+        level: 2,
         task: "Write `parse_fixed`: a plain decimal (`[+-]digits[.digits]`, at most 19 \
                digits, at most `SCALE` of them after the point) as an `i128` in units of \
                10^-18, so that the sum is exact whatever the order of the rows; `None` \
@@ -307,6 +335,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/merge.rs",
         anchor: "merge",
         title: "Each partition added up alone",
+        level: 2,
         task: "Write `merge`: the answer of the table and of the rows set aside, partition \
                by partition. A key's partition is the same bits of its hash for the table's \
                groups (`GroupTable::partitions`) and for the rows (`Scattered::part`), so each \
@@ -321,7 +350,7 @@ pub const EXERCISES: &[Exercise] = &[
         hints: &[
             "the rows were written with non-temporal stores: `scattered.seal()` before reading them",
             "`table.partitions(bits)` gives, for each partition, the numbers of the table's groups in it; `table.group(n)` gives a group's key and accumulator",
-            "for each partition: reset one table for its groups and rows, merge the table's accumulators into it (`Acc::merge`), add each row (`Number::Fixed(row.value)` under `row.key(input)`), then push `to_builder()` to the parts",
+            "one small table serves every partition in turn (`reset` to the partition's size); the table's groups come with their accumulators (`Acc::merge`), the rows with a key in the input (`row.key(input)`) and a value parsed already (`Number::Fixed`)",
         ],
     },
     Exercise {
@@ -331,6 +360,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/chunks.rs",
         anchor: "transition",
         title: "A chunk's transition function",
+        level: 3,
         task: "Write `transition`: what the state machine does over the chunk `from..to` \
                for each of the five states it might start in, so that the chunks can be \
                parsed before anyone knows the state they start in (ParPaRaw's transition \
@@ -346,9 +376,43 @@ pub const EXERCISES: &[Exercise] = &[
                  meeting in a file whose strings are all quoted) and the chunk tests",
         env: &[],
         hints: &[
-            "the simple answer is correct: run(input, origin, from, to, STATES, delimiter) gives all five, in the order of STATES; Runs::Met(at, state) becomes Transition::Met with first_from(input, origin, at, state, to, delimiter)",
-            "after a first byte that is neither a quote nor a CR, StartRecord, StartField, Unquoted and QuoteInQuoted all end up in the same state: run [Unquoted, Quoted] only",
+            "each entry answers one question: had the chunk started in that state, where would it end, and where would its first record start? `run` answers it for the start states it is given, and says where they meet (after that byte they are one machine)",
+            "write a correct version first, whatever it costs, and check it; then make it fast: which start states can still differ after the chunk's first byte?",
+            "after a first byte that is neither a quote nor a CR, StartRecord, StartField, Unquoted and QuoteInQuoted all end up in the same state",
             "only StartRecord may have its first record start at `from` itself, and only when from is the origin or follows an LF",
+        ],
+    },
+    Exercise {
+        name: "step10-merge",
+        step: 10,
+        step_dir: "steps/step10_parallel",
+        file: "src/merge.rs",
+        anchor: "merge",
+        title: "The threads' tables merged on every core",
+        level: 3,
+        task: "Write `merge`: one answer from the threads' tables and the rows they set \
+               aside. With no rows set aside and few groups (fewer than \
+               `ON_EVERY_CORE_FROM` in all, or one table, or one thread), merge the tables \
+               into the largest (`GroupBy::merge`) on this thread. Otherwise do what step \
+               9's `merge` does for one table, partition by partition, but on every core: \
+               each table's groups by partition (`GroupTable::partitions`), then each \
+               partition on a worker (`map_chunks`), which merges every table's groups of \
+               that partition and adds its rows set aside into one small table of its own; \
+               the parts are the answer (`GroupsBuilder::finish_parts`). The rows set aside \
+               chose the partitions' bits already (`Scattered::bits`); without them, choose \
+               enough partitions for `PARTS_PER_WORKER` a worker and about `PART_GROUPS` \
+               groups each.",
+        tests: &["query"],
+        checks: "the step's unit tests (the same answer on one thread and on several, at \
+                 fewer and at more groups than the merge on every core starts from; rows set \
+                 aside merge as if added in place) and the query tests (many keys set aside, keys that come back, every answer against \
+                 step 1's parser)",
+        env: &[],
+        hints: &[
+            "two paths: few groups merge into the largest table, whose groups then need no second lookup; many go partition by partition, as in step 9, with a worker per partition",
+            "`map_chunks` runs a closure for each number in `0..n` on the workers, each worker with a state of its own (`init`), and returns the results in order: once for the tables (their partitions), once for the partitions (their parts)",
+            "a partition's worker keeps one table as its state and `reset`s it for each partition it takes, to the sum of that partition's groups and rows over every thread",
+            "free the threads' tables and rows before `finish_parts` sorts the parts, so that the two are never held at once",
         ],
     },
     Exercise {
@@ -358,6 +422,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/splayed/symbols.rs",
         anchor: "local_intern",
         title: "A chunk's dictionary",
+        level: 2,
         task: "Write `LocalDict::intern`: the local id of `bytes`, a new one (the next \
                number) on first sight, with its bytes appended to the one blob and its hash \
                kept for the partitions. Look up with hashbrown's `HashTable`, which stores \
@@ -380,6 +445,7 @@ pub const EXERCISES: &[Exercise] = &[
         file: "src/splayed/symbols.rs",
         anchor: "number_in_order",
         title: "Symbols numbered by first occurrence",
+        level: 3,
         task: "Write `number_in_order`: walk the chunks in file order and each chunk's local \
                ids in order; a string that is its own first occurrence becomes the next \
                symbol (its bytes appended), any other takes the id of its first occurrence. \
@@ -395,12 +461,37 @@ pub const EXERCISES: &[Exercise] = &[
         ],
     },
     Exercise {
+        name: "step12-slots",
+        step: 12,
+        step_dir: "steps/step12_index",
+        file: "src/hash_index/build.rs",
+        anchor: "slots",
+        title: "The index's slots: open addressing",
+        level: 1,
+        task: "Write `slots`: a table of a power of two slots, at least twice the groups \
+               (and at least 2), each 0 (empty) or a group number + 1. Put the groups in \
+               order, each at the slot its hash picks (`hash & (len - 1)`) or, when that one \
+               is taken, the next free one after it (linear probing), so that the slots are \
+               the same bytes on any number of threads.",
+        tests: &["index"],
+        checks: "the step's unit tests (every group found on its probe path) and the index \
+                 tests (its files the same bytes on 1, 2, 3 and 8 threads; `--where` through \
+                 the index and by a scan give one answer)",
+        env: &[],
+        hints: &[
+            "the length is a power of two (`next_power_of_two`) of at least twice the groups, and at least 2; every slot starts empty",
+            "with a power-of-two length, `& (len - 1)` is the remainder: it picks a group's first slot from hash_of(g), and wraps the probe around the end",
+            "a slot holds the group number plus one, since 0 is kept for an empty slot",
+        ],
+    },
+    Exercise {
         name: "step13-process-tile",
         step: 13,
         step_dir: "steps/step13_gpu",
         file: "src/tiles.rs",
         anchor: "process_tile",
         title: "A tile's transition function and row bitmap (CPU twin)",
+        level: 3,
         task: "Write `process_tile`, the CPU twin of one thread block: from the tile's start \
                state, set one bit per byte that starts a row (one `u32` word a slice), count \
                them, and return the tile's transition function over all five start states. \
@@ -411,7 +502,7 @@ pub const EXERCISES: &[Exercise] = &[
                  query tests",
         env: &[],
         hints: &[
-            "the simple way: keep the current state, and per byte c = class(input, i); starts_row(state, c) is the bit",
+            "the simple way: keep the current state, and per byte its class, class(input, i, delimiter); starts_row(state, class) is the bit",
             "for the function, run all five start states side by side, or compose with the Compact tables",
             "Compact::get() has `then[f * 5 + c]` (the function after one more byte) and `state[f * 5 + s]`; tables.packed(f) gives a Packed",
         ],

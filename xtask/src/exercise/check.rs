@@ -17,11 +17,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use super::anchor::TODO_PREFIX;
+use super::anchor::{self, TODO_PREFIX};
 use super::catalog::{EXERCISES, Exercise};
-use super::live::{is_live, reference, rel_file};
-use super::report::{Verdict, indent, suites, verdict};
+use super::live::{is_live, learner_file, reference, rel_file};
+use super::report::{Function, Verdict, indent, suites, verdict};
 use super::status::{Status, save, saved, untouched};
+use crate::error::{Error, Result, failed};
 
 fn package(e: &Exercise) -> String {
     format!("step{}", e.step)
@@ -47,13 +48,13 @@ fn filters(e: &Exercise) -> Vec<String> {
     families(e).iter().map(|f| format!("{f}::")).collect()
 }
 
-fn cargo(root: &Path, e: &Exercise, args: &[String]) -> Result<Output, String> {
+fn cargo(root: &Path, e: &Exercise, args: &[String]) -> Result<Output> {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(args)
         .envs(e.env.iter().copied())
         .current_dir(root)
         .output()
-        .map_err(|err| format!("cannot run cargo: {err}"))
+        .map_err(Error::spawn("cargo"))
 }
 
 /// The last `lines` lines of a command's output: where cargo says why a build failed
@@ -76,7 +77,7 @@ pub(super) struct Built {
 
 /// Builds what every check runs. `Ok(Err(output))` when it does not compile: cargo's
 /// output, whose stderr holds the compiler's messages.
-pub(super) fn build(root: &Path, e: &Exercise) -> Result<Result<Built, Output>, String> {
+pub(super) fn build(root: &Path, e: &Exercise) -> Result<Result<Built, Output>> {
     let mut args = build_args();
     // The compiler's messages on stderr as usual; each artifact's path on stdout.
     args.push("--message-format=json-render-diagnostics".into());
@@ -109,7 +110,7 @@ pub(super) fn build(root: &Path, e: &Exercise) -> Result<Result<Built, Output>, 
     }
     match (unit, main, bin) {
         (Some(unit), Some(main), Some(bin)) => Ok(Ok(Built { unit, main, bin })),
-        _ => Err(format!(
+        _ => Err(failed!(
             "cargo {} did not report the unit tests, the test binary `main` and the \
              binary of {}",
             build_args().join(" "),
@@ -122,7 +123,7 @@ pub(super) fn build(root: &Path, e: &Exercise) -> Result<Result<Built, Output>, 
 /// build's when it fails, else both runs' stdout one after the other, a `Running`
 /// line for each on stderr (as cargo writes them, for [`suites`]), and a success only
 /// when both passed.
-pub(super) fn run_tests(root: &Path, e: &Exercise) -> Result<(Output, Option<PathBuf>), String> {
+pub(super) fn run_tests(root: &Path, e: &Exercise) -> Result<(Output, Option<PathBuf>)> {
     let built = match build(root, e)? {
         Ok(built) => built,
         Err(failed) => return Ok((failed, None)),
@@ -137,7 +138,7 @@ pub(super) fn run_tests(root: &Path, e: &Exercise) -> Result<(Output, Option<Pat
             .env("CARGO_MANIFEST_DIR", root.join(e.step_dir))
             .current_dir(root.join(e.step_dir))
             .output()
-            .map_err(|err| format!("cannot run {}: {err}", exe.display()))
+            .map_err(Error::spawn(exe.display()))
     };
     let unit = run(&built.unit, &[])?;
     let main = run(&built.main, &filters(e))?;
@@ -160,9 +161,9 @@ pub(super) fn run_tests(root: &Path, e: &Exercise) -> Result<(Output, Option<Pat
 }
 
 /// `cargo x exercise check NAME`.
-pub fn check(root: &Path, e: &Exercise) -> Result<(), String> {
+pub fn check(root: &Path, e: &Exercise) -> Result {
     if !is_live(root, e) {
-        return Err(format!(
+        return Err(failed!(
             "{} is not started: `cargo x exercise start {}` stubs its function in {}",
             e.name,
             e.name,
@@ -184,7 +185,7 @@ pub fn check(root: &Path, e: &Exercise) -> Result<(), String> {
             rel_file(e),
             e.hints[0]
         );
-        return Err(String::new());
+        return Err(Error::Reported);
     }
     let shown_env: Vec<String> = e.env.iter().map(|(k, v)| format!("{k}={v} ")).collect();
     println!(
@@ -199,7 +200,14 @@ pub fn check(root: &Path, e: &Exercise) -> Result<(), String> {
     );
     let (out, bin) = run_tests(root, e)?;
     let summary = suites(&out);
-    match verdict(&out) {
+    let file = rel_file(e);
+    let function = Function {
+        file: &file,
+        lines: learner_file(root, e)
+            .and_then(|text| anchor::region_lines(&text, e))
+            .unwrap_or(0..=0),
+    };
+    match verdict(&out, &function) {
         Verdict::Green => {
             save(root, e, Status::Green, reds);
             println!("\ngreen: {summary}");
@@ -240,7 +248,7 @@ pub fn check(root: &Path, e: &Exercise) -> Result<(), String> {
         println!("\n(that is every hint; the solution is folded at the end of the chapter)");
     }
     // The report said it all; the exit status says red.
-    Err(String::new())
+    Err(Error::Reported)
 }
 
 /// Green: the learner's binary (the check's build) and the step's (saved by
@@ -278,8 +286,11 @@ fn speed(root: &Path, e: &Exercise, yours_bin: &Path) {
         "  yours:    {y:>7.0} MB/s\n  the step: {s:>7.0} MB/s ({:.2}x)",
         y / s
     );
-    if e.step == 8 {
-        println!("  (step 11's row times the load, CSV to table)");
+    if matches!(e.step, 11 | 12) {
+        println!(
+            "  (the speed of step {}'s row is its load, CSV to table)",
+            e.step
+        );
     }
 }
 
@@ -287,12 +298,13 @@ fn speed(root: &Path, e: &Exercise, yours_bin: &Path) {
 /// build that every check shares (each step with exercises, on its own body: a check
 /// then recompiles only its step), and the bench file; afterwards everything runs
 /// offline.
-pub fn prefetch(root: &Path) -> Result<(), String> {
+pub fn prefetch(root: &Path) -> Result {
     if let Some(e) = EXERCISES.iter().find(|e| is_live(root, e)) {
-        return Err(format!(
+        return Err(failed!(
             "{} is live, so its step would be built with the learner's body: `cargo x \
              exercise solve {}` first",
-            e.name, e.name
+            e.name,
+            e.name
         ));
     }
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -302,9 +314,9 @@ pub fn prefetch(root: &Path) -> Result<(), String> {
             .args(&args)
             .current_dir(root)
             .status()
-            .map_err(|err| format!("cannot run cargo: {err}"))?;
+            .map_err(Error::spawn("cargo"))?;
         if !status.success() {
-            return Err(format!("cargo {} failed", args.join(" ")));
+            return Err(failed!("cargo {} failed", args.join(" ")));
         }
     }
     // The bench file (the speed comparison runs on it), generated by a step's binary
@@ -312,16 +324,16 @@ pub fn prefetch(root: &Path) -> Result<(), String> {
     let e = &EXERCISES[0];
     let bin = match build(root, e)? {
         Ok(built) => built.bin,
-        Err(out) => return Err(tail(&out.stderr, 40)),
+        Err(out) => return Err(tail(&out.stderr, 40).into()),
     };
     println!("==> {} --runs 1 --row-json", package(e));
     let status = Command::new(&bin)
         .args(["--runs", "1", "--row-json"])
         .current_dir(root)
         .status()
-        .map_err(|err| format!("cannot run {}: {err}", bin.display()))?;
+        .map_err(Error::spawn(bin.display()))?;
     if !status.success() {
-        return Err(format!("{} could not write the bench file", bin.display()));
+        return Err(failed!("{} could not write the bench file", bin.display()));
     }
     println!("\nprefetch: done; `cargo x exercise start NAME` and `check` now need no network");
     Ok(())

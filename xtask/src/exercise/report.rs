@@ -2,6 +2,7 @@
 //! the failure that shows it best (the gate's smallest failing case), and one line
 //! per test target.
 
+use std::ops::RangeInclusive;
 use std::path::Path;
 use std::process::Output;
 
@@ -18,7 +19,28 @@ pub(super) enum Verdict {
     },
 }
 
-pub(super) fn verdict(out: &Output) -> Verdict {
+/// Where the learner's function lies: its file from the workspace root, and the lines
+/// of its region. A panic there is their code's own (an overflow, an index out of
+/// range), and the report shows its line.
+pub(super) struct Function<'a> {
+    pub file: &'a str,
+    pub lines: RangeInclusive<usize>,
+}
+
+impl Function<'_> {
+    /// True when `location` (`FILE:LINE:COLUMN`, as a panic says it) is in the
+    /// function.
+    fn holds(&self, location: &str) -> bool {
+        let mut parts = location.rsplitn(3, ':');
+        let (_, line, file) = (parts.next(), parts.next(), parts.next());
+        file == Some(self.file)
+            && line
+                .and_then(|l| l.parse().ok())
+                .is_some_and(|l| self.lines.contains(&l))
+    }
+}
+
+pub(super) fn verdict(out: &Output, function: &Function) -> Verdict {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     if out.status.success() {
@@ -36,7 +58,7 @@ pub(super) fn verdict(out: &Output) -> Verdict {
         return Verdict::DoesNotCompile(text.join("\n"));
     }
     let failed = stdout.lines().filter(|l| l.ends_with("... FAILED")).count();
-    let (test, message) = first_failure(&stdout).unwrap_or_else(|| {
+    let (test, message) = first_failure(&stdout, function).unwrap_or_else(|| {
         let tail: Vec<&str> = stderr.lines().rev().take(15).collect();
         (
             "(no test output)".into(),
@@ -53,8 +75,8 @@ pub(super) fn verdict(out: &Output) -> Verdict {
 /// The failure to show: the gate's smallest failing case when the gate failed (its
 /// message shows the input with escapes, and what was expected and got), else the
 /// first failing test.
-fn first_failure(stdout: &str) -> Option<(String, String)> {
-    let all = failures(stdout);
+fn first_failure(stdout: &str, function: &Function) -> Option<(String, String)> {
+    let all = failures(stdout, function);
     let gate = all
         .iter()
         .filter(|(_, message)| message.contains("failed the gate"))
@@ -63,8 +85,9 @@ fn first_failure(stdout: &str) -> Option<(String, String)> {
 }
 
 /// Every `---- NAME stdout ----` section: the test and its panic message (without
-/// the `panicked at` line and the backtrace).
-fn failures(stdout: &str) -> Vec<(String, String)> {
+/// the backtrace, and without the `panicked at` line unless the panic is in the
+/// learner's function: `panicked in your function, at steps/…/digits.rs:266:14`).
+fn failures(stdout: &str, function: &Function) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut rest = stdout;
     while let Some(start) = rest.find("\n---- ") {
@@ -75,14 +98,21 @@ fn failures(stdout: &str) -> Vec<(String, String)> {
             .trim_end_matches(" ----")
             .trim_end_matches(" stdout")
             .to_string();
-        let message: Vec<&str> = section
+        let message: Vec<String> = section
             .lines()
             .skip(1)
             .take_while(|l| {
                 !l.starts_with("---- ") && !l.starts_with("failures:") && *l != "stack backtrace:"
             })
-            .filter(|l| {
-                !l.starts_with("note: run with `RUST_BACKTRACE") && !l.contains("panicked at")
+            .filter(|l| !l.starts_with("note: run with `RUST_BACKTRACE"))
+            .filter_map(|l| match l.split_once("panicked at ") {
+                Some((_, at)) => {
+                    let at = at.trim_end_matches(':');
+                    function
+                        .holds(at)
+                        .then(|| format!("panicked in your function, at {at}"))
+                }
+                None => Some(l.to_string()),
             })
             .filter(|l| !l.trim().is_empty())
             .take(30)
@@ -149,4 +179,40 @@ pub(super) fn indent(text: &str) -> String {
         .map(|l| format!("    {l}"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_the_exercise_s_file_keeps_its_line_and_others_do_not() {
+        let stdout = "\nfailures:\n\n---- digits::tests::all stdout ----\n\n\
+            thread 'digits::tests::all' (7) panicked at steps/step7_cost/src/digits.rs:266:14:\n\
+            attempt to multiply with overflow\n\
+            note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\
+            ---- value::tests::table stdout ----\n\n\
+            thread 'value::tests::table' (8) panicked at steps/step7_cost/digits.rs:300:13:\n\
+            assertion failed: parse_value(\"1\") gives 2.0\n\nfailures:\n";
+        let function = Function {
+            file: "steps/step7_cost/src/digits.rs",
+            lines: 260..=270,
+        };
+        let all = failures(stdout, &function);
+        assert_eq!(
+            all,
+            [
+                (
+                    "digits::tests::all".to_string(),
+                    "panicked in your function, at steps/step7_cost/src/digits.rs:266:14\n\
+                     attempt to multiply with overflow"
+                        .to_string()
+                ),
+                (
+                    "value::tests::table".to_string(),
+                    "assertion failed: parse_value(\"1\") gives 2.0".to_string()
+                ),
+            ]
+        );
+    }
 }

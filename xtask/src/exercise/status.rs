@@ -1,6 +1,7 @@
 //! Where a learner stands on each exercise, and `cargo x exercise list`:
 //! `target/exercises/NAME/status` keeps the last check's verdict and a hash of the
-//! step's sources it holds for.
+//! step's sources it holds for, and `target/exercises/NAME/solved` says that `solve`
+//! ended the exercise.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -8,11 +9,12 @@ use std::path::{Path, PathBuf};
 use super::anchor;
 use super::catalog::{EXERCISES, Exercise};
 use super::live::{self, is_live, learner_file, state_dir};
+use crate::error::Result;
 
 /// Where a learner stands on one exercise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Status {
-    /// Not started (or solved): the step's own body is in place.
+    /// Not started: the step's own body is in place.
     Off,
     /// Started; the body still says `todo!()`.
     Todo,
@@ -22,6 +24,10 @@ pub(super) enum Status {
     Red,
     /// The last check of these sources passed.
     Green,
+    /// Ended by `solve` after a green check.
+    Done,
+    /// Ended by `solve` before a green check: the step's body was put back.
+    Solved,
 }
 
 impl Status {
@@ -32,6 +38,8 @@ impl Status {
             Status::Edited => "edited",
             Status::Red => "red",
             Status::Green => "green",
+            Status::Done => "done",
+            Status::Solved => "solved",
         }
     }
 }
@@ -98,9 +106,14 @@ pub(super) fn untouched(root: &Path, e: &Exercise) -> bool {
     learner_file(root, e).is_ok_and(|text| anchor::is_stubbed(&text, e))
 }
 
-fn status(root: &Path, e: &Exercise) -> Status {
+/// Where a learner stands on `e` now.
+pub(super) fn status(root: &Path, e: &Exercise) -> Status {
     if !is_live(root, e) {
-        return Status::Off;
+        return match std::fs::read_to_string(live::solved_path(root, e)) {
+            Ok(verdict) if verdict.trim() == "green" => Status::Done,
+            Ok(_) => Status::Solved,
+            Err(_) => Status::Off,
+        };
     }
     if untouched(root, e) {
         return Status::Todo;
@@ -112,16 +125,17 @@ fn status(root: &Path, e: &Exercise) -> Status {
 }
 
 /// `cargo x exercise list`.
-pub fn list(root: &Path) -> Result<(), String> {
+pub fn list(root: &Path) -> Result {
     println!(
-        "{:<24} {:>4}  {:<17} {:<7} title",
-        "exercise", "step", "chapter", "status"
+        "{:<24} {:>4}  {:<7}  {:<18} {:<6} title",
+        "exercise", "step", "level", "chapter", "status"
     );
     for e in EXERCISES {
         println!(
-            "{:<24} {:>4}  {:<17} {:<7} {}",
+            "{:<24} {:>4}  {:<7}  {:<18} {:<6} {}",
             e.name,
             e.step,
+            e.level_name(),
             format!("book/src/{}", e.chapter()),
             status(root, e).name(),
             e.title
@@ -133,8 +147,16 @@ pub fn list(root: &Path) -> Result<(), String> {
         .map(|e| e.name)
         .collect();
     println!(
-        "\n{} exercises; status - is not started. `cargo x exercise start NAME` stubs one in \
-         its step's file; then `check`, `reset`, `solve`.",
+        "\n{} exercises.\n\
+         level:  warm-up, a few lines; core, one idea in tens of lines; long, for the fast\n\
+         \x20       or a second day\n\
+         status: - not started; todo: the body still says todo!(); edited: changed since\n\
+         \x20       the last check; red, green: the last check's verdict; done: green, then\n\
+         \x20       ended by `solve`; solved: ended by `solve` before a green check\n\n\
+         `cargo x exercise start NAME` stubs one in its step's file; then `check`, `diff`,\n\
+         `reset`, `solve`. Before the first, once, with a network: `cargo x exercise\n\
+         prefetch` downloads the crates and builds every step's check (minutes); after it,\n\
+         each `start` and `check` rebuilds only its step (seconds), offline.",
         EXERCISES.len()
     );
     for name in stray {

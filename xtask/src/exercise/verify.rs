@@ -1,6 +1,7 @@
-//! CI's `cargo x exercise verify`: the book's sections are current, and for every
-//! exercise, its function stubbed in place in the step is red on its `todo!()`, and
-//! the step's own body green on the same check.
+//! CI's `cargo x exercise verify`: the book's sections are current, every task and
+//! hint names only what its step has ([`super::names`]), and for every exercise, its
+//! function stubbed in place in the step is red on its `todo!()`, and the step's own
+//! body green on the same check.
 //!
 //! The stub is written into the step's file, not a copy, so the check reuses the
 //! workspace's build and rebuilds only the step. A [`Stubbed`] guard puts the file's
@@ -14,6 +15,7 @@ use super::anchor::{self, TODO_PREFIX};
 use super::catalog::{EXERCISES, Exercise};
 use super::check::{families, run_tests, tail};
 use super::live::{is_live, read, rel_file, target_dir, write};
+use crate::error::{Error, Result, failed};
 
 /// The backup of `e`'s file while verify has it stubbed.
 fn backup(root: &Path, e: &Exercise) -> PathBuf {
@@ -31,7 +33,7 @@ struct Stubbed {
 }
 
 impl Stubbed {
-    fn new(root: &Path, e: &Exercise) -> Result<Self, String> {
+    fn new(root: &Path, e: &Exercise) -> Result<Self> {
         let path = root.join(rel_file(e));
         let text = read(&path)?;
         let stub = anchor::stub(&text, e)?;
@@ -61,12 +63,12 @@ impl Drop for Stubbed {
 }
 
 /// Puts back every file that a killed run left stubbed.
-pub(super) fn recover(root: &Path) -> Result<(), String> {
+pub(super) fn recover(root: &Path) -> Result {
     for e in EXERCISES {
         let backup = backup(root, e);
         if let Ok(text) = std::fs::read_to_string(&backup) {
             write(&root.join(rel_file(e)), &text)?;
-            std::fs::remove_file(&backup).map_err(|err| format!("{}: {err}", backup.display()))?;
+            std::fs::remove_file(&backup).map_err(Error::io(&backup))?;
             println!(
                 "exercise: restored {} from {} (a verify run stopped before it could)",
                 rel_file(e),
@@ -78,14 +80,16 @@ pub(super) fn recover(root: &Path) -> Result<(), String> {
 }
 
 /// `cargo x exercise verify`.
-pub fn verify(root: &Path) -> Result<(), String> {
+pub fn verify(root: &Path) -> Result {
     recover(root)?;
     super::book::current(root)?;
+    super::names::check(root, EXERCISES)?;
     if let Some(e) = EXERCISES.iter().find(|e| is_live(root, e)) {
-        return Err(format!(
+        return Err(failed!(
             "{} is live (its function is a learner's, or the stub): `cargo x exercise \
              solve {}` first",
-            e.name, e.name
+            e.name,
+            e.name
         ));
     }
     for e in EXERCISES {
@@ -101,7 +105,7 @@ pub fn verify(root: &Path) -> Result<(), String> {
 
 /// The stub of `e` is red on its own `todo!()`; the step's body is green, and ran
 /// at least one test of every family the check filters on.
-fn verify_one(root: &Path, e: &Exercise) -> Result<(), String> {
+fn verify_one(root: &Path, e: &Exercise) -> Result {
     let start = std::time::Instant::now();
     let stub = {
         let _stubbed = Stubbed::new(root, e)?;
@@ -113,7 +117,7 @@ fn verify_one(root: &Path, e: &Exercise) -> Result<(), String> {
             || String::from_utf8_lossy(&out.stderr).contains(&todo)
     };
     if stub.status.success() || !said(&stub) {
-        return Err(format!(
+        return Err(failed!(
             "{}: the stub is not red on its todo!() (a defect: its tests do not reach the \
              function, or they did not build)\n{}\n{}",
             e.name,
@@ -123,7 +127,7 @@ fn verify_one(root: &Path, e: &Exercise) -> Result<(), String> {
     }
     let solved = run_tests(root, e)?.0;
     if !solved.status.success() {
-        return Err(format!(
+        return Err(failed!(
             "{}: the step's own body does not pass the exercise's check\n{}\n{}",
             e.name,
             tail(&solved.stdout, 60),
@@ -136,9 +140,10 @@ fn verify_one(root: &Path, e: &Exercise) -> Result<(), String> {
             .lines()
             .any(|l| l.starts_with(&format!("test {family}::")) && l.ends_with(" ok"))
         {
-            return Err(format!(
+            return Err(failed!(
                 "{}: the check ran no test of the family `{family}` in {}/tests/main.rs",
-                e.name, e.step_dir
+                e.name,
+                e.step_dir
             ));
         }
     }

@@ -50,7 +50,13 @@ fn slow(
 /// and the end state that [`end_from`] finds.
 fn check(input: &[u8], from: usize, to: usize) {
     let t = transition(input, 0, from, to, b',');
-    let what = || format!("{:?} {from}..{to}: {t:?}", input.escape_ascii().to_string());
+    let what = || {
+        format!(
+            "transition of b\"{}\" from byte {from} to {to} gave {t:?}, which a \
+             byte-at-a-time machine contradicts",
+            input.escape_ascii()
+        )
+    };
     for (k, &entry) in STATES.iter().enumerate() {
         let (before, starts) = slow(input, 0, from, to, entry);
         match t {

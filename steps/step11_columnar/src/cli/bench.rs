@@ -1,14 +1,18 @@
-//! `step11 [FILE] [--group-by C] [--sum C] [--runs N] [--json] [--row-json]
-//! [--records FILE] [--threads N] [--chunk BYTES] [--schema S]`: the benchmark. The
-//! gate, then per run: the load of FILE into a table (a temporary directory), the
+//! `FILE [--group-by C] [--sum C] [--runs N] [--json] [--row-json] [--records FILE]
+//! [--threads N] [--chunk BYTES] [--schema S]`, no subcommand: the benchmark. The
+//! gate, then per run: the load of FILE into a table (in a scratch directory,
+//! [`crate::cli::scratch`]), the
 //! query over the table, and the same query over the CSV on step 10's path, each
 //! timed by the harness ([`time_runs`]), interleaved so that the three see the same
-//! machine; the answer, the row (the load's throughput) and the two queries' times.
+//! machine; the answer, the rows and the two queries' times.
 //!
 //! ```text
 //! per run:  load -> table   query the table   query the CSV   (the answers compared)
-//! the row:  the load's times and allocations, with the CSV's parse fingerprint
-//! beside:   each query's best and median, the table's bytes, its symbols
+//! row 1:    the load: its times and allocations, MB/s of CSV loaded
+//! row 2:    the table query (`table_query` in --row-json): its times and
+//!           allocations, MB/s of the CSV it stands for, and its median over the
+//!           CSV query's, timed in the same process
+//! beside:   the table's bytes, its symbols
 //! ```
 
 use std::path::Path;
@@ -21,17 +25,18 @@ use harness::run::alloc::AllocCount;
 use harness::run::cli::{self, Options};
 use harness::run::measure::{Measurement, thousands, time_runs};
 
-use crate::Step11;
 use crate::cli::load::{dir_bytes, print_phases};
-use crate::cli::{first_in_record_order, query_table, report, split};
+use crate::cli::scratch::Scratch;
+use crate::cli::{NAME, ThisStep, first_in_record_order, query_table, report, split};
 use crate::query::{self, Query, Split};
 use crate::splayed::error::TableError;
-use crate::splayed::load::{
-    LoadOptions, keep_on_interrupt, load_timed, remove_on_interrupt, remove_staging_on_interrupt,
-};
+use crate::splayed::load::{LoadOptions, load_timed, remove_staging_on_interrupt};
 
-/// The benchmark's tables are `step11-bench-PID` in the temporary directory.
-const BENCH_TABLE: &str = "step11-bench-";
+/// What the second row times, as the results table names it.
+const TABLE_QUERY: &str = "the query over the loaded table (MB/s: the CSV bytes it stands for)";
+
+/// What the table query is set against, in the same process.
+const VERSUS: &str = "step 10's query over the CSV, timed in the same process";
 
 /// Runs the benchmark and prints its answer and its row.
 ///
@@ -44,7 +49,7 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
         cli::sigbus_as_json();
     }
     if let Some(path) = &options.records {
-        return Ok(cli::dump_records_as::<Step11>(
+        return Ok(cli::dump_records_as::<ThisStep>(
             path,
             options.dialect,
             options.json,
@@ -56,17 +61,17 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let stamp = cli::Stamp::of(&path)
         .map_err(|e| report(&TableError::Io(harness::Error::io(&path, e)), options.json))?;
     let unchanged = || match stamp.changed(&path) {
-        Some(changed) => Err(cli::PassError::Changed(changed).report("step11", options.json)),
+        Some(changed) => Err(cli::PassError::Changed(changed).report(NAME, options.json)),
         None => Ok(()),
     };
-    if !cli::gate_passes::<Step11>() {
-        return Err(cli::gate_failed("step11", options.json));
+    if !cli::gate_passes::<ThisStep>() {
+        return Err(cli::gate_failed(NAME, options.json));
     }
     let read = cli::query_options(matches).map_err(|message| {
         if options.json {
             println!("{}", cli::error_object("options", &message));
         }
-        eprintln!("step11: {message}");
+        eprintln!("{NAME}: {message}");
         ExitCode::from(2)
     })?;
     let (query, split) = (cli::query(matches, &read), split(matches));
@@ -79,22 +84,25 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let verbose = matches.get_flag("verbose");
     // Scratch space is the system's: a missing TMPDIR is an error, never created.
-    let scratch = std::env::temp_dir();
-    if !scratch.is_dir() {
+    let tmp = std::env::temp_dir();
+    if !tmp.is_dir() {
         let message = format!(
             "the scratch directory {} (TMPDIR) does not exist: create it, or set TMPDIR \
              to one that does",
-            scratch.display()
+            tmp.display()
         );
         if options.json {
             println!("{}", cli::error_object("io", &message));
         }
-        eprintln!("step11 bench: {message}");
+        eprintln!("{NAME} bench: {message}");
         return Err(ExitCode::FAILURE);
     }
-    remove_stale_bench_tables();
-    let dir = scratch.join(format!("{BENCH_TABLE}{}", std::process::id()));
-    let input = crate::map(&path).map_err(|e| cli::fail_as("step11", &e, options.json))?;
+    let input = crate::map(&path).map_err(|e| cli::fail_as(NAME, &e, options.json))?;
+    // Ctrl-C or SIGTERM removes the scratch directory, the table and a load's
+    // staging directory in it; an error or the end of the run, its `Drop`.
+    remove_staging_on_interrupt().expect("the first handler of this process");
+    let scratch = Scratch::create("bench").map_err(|e| report(&e, options.json))?;
+    let dir = scratch.table();
     let bench = Bench {
         input: &input,
         dir: &dir,
@@ -105,9 +113,6 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     };
     let mut times = Times::default();
     let mut last = None;
-    // Ctrl-C or SIGTERM removes the scratch table and a load's staging directory.
-    remove_staging_on_interrupt().expect("the first handler of this process");
-    remove_on_interrupt(&dir);
     for _ in 0..options.runs {
         last = Some(
             bench
@@ -115,7 +120,7 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
                 .map_err(|e| report(&e, options.json))?,
         );
     }
-    keep_on_interrupt(&dir); // removed by the last round
+    drop(scratch);
     let last = last.expect("at least one run");
     unchanged()?;
     if options.json {
@@ -124,14 +129,14 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     }
     if read.brc && !options.row_json {
         let text = groups_to_1brc(&last.groups).map_err(|e| {
-            eprintln!("step11: {e}");
+            eprintln!("{NAME}: {e}");
             ExitCode::FAILURE
         })?;
         println!("{text}");
         return Ok(ExitCode::SUCCESS);
     }
     let parsed =
-        cli::time_pass::<Step11>(&path, 1, query.dialect).map_err(|e| e.report("step11", false))?;
+        cli::time_pass::<ThisStep>(&path, 1, query.dialect).map_err(|e| e.report(NAME, false))?;
     unchanged()?;
     let load = Measurement {
         times: times.load,
@@ -139,11 +144,16 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
         ..parsed
     };
     // The queries' series, in the harness's form for its best and median.
-    let series = |times: Vec<Duration>| Measurement {
+    let series = |times: Vec<Duration>, allocs| Measurement {
         times,
+        allocs,
         ..load.clone()
     };
-    let (table_query, csv_query) = (series(times.query), series(times.csv_query));
+    let table_query = Measurement {
+        idea: TABLE_QUERY.into(),
+        ..series(times.query, times.query_allocs)
+    };
+    let csv_query = series(times.csv_query, AllocCount::default());
     let queries = [&table_query, &csv_query];
     print_row(&path, &bench, &load, queries, &last, options.row_json);
     Ok(ExitCode::SUCCESS)
@@ -173,6 +183,10 @@ fn print_row(
         json["table_bytes"] = last.table_bytes.into();
         json["symbols"] = last.symbols.into();
         json["threads"] = split.threads.into();
+        let mut table_query = table.to_json();
+        table_query["speedup_over_csv"] = speedup.into();
+        table_query["versus"] = VERSUS.into();
+        json["table_query"] = table_query;
         println!("{json}");
         return;
     }
@@ -190,8 +204,9 @@ fn print_row(
         thousands(last.symbols)
     );
     println!(
-        "query over the table: median {:.4} s; over the CSV (step 10's path): median {:.4} s; {speedup:.1}x faster",
+        "query over the table: median {:.4} s ({:.0} MB/s of the CSV it stands for); over the CSV (step 10's path): median {:.4} s; {speedup:.1}x faster",
         seconds(table.median()),
+        table.bytes as f64 / 1e6 / seconds(table.median()),
         seconds(csv.median())
     );
 }
@@ -207,12 +222,14 @@ struct Bench<'a> {
     verbose: bool,
 }
 
-/// Every round's times, in run order, and the last load's allocations.
+/// Every round's times, in run order, and the last load's and table query's
+/// allocations.
 #[derive(Default)]
 struct Times {
     load: Vec<Duration>,
     load_allocs: AllocCount,
     query: Vec<Duration>,
+    query_allocs: AllocCount,
     csv_query: Vec<Duration>,
 }
 
@@ -256,11 +273,12 @@ impl Bench<'_> {
             print_phases(&phases);
         }
         let table_bytes = dir_bytes(dir);
-        let (groups, table_query, _) = timed(|| query_table(input, dir, query, split))?;
+        let (groups, table_query, query_allocs) = timed(|| query_table(input, dir, query, split))?;
         let (csv_groups, csv_query, _) = timed(|| query::run_split(input, query, split))?;
         times.load.push(load);
         times.load_allocs = allocs;
         times.query.push(table_query);
+        times.query_allocs = query_allocs;
         times.csv_query.push(csv_query);
         // Every aggregate, whatever --agg shows: the table's answer is the CSV's.
         let all = |g: &Groups| groups_to_json_with(g, Aggs::ALL);
@@ -279,26 +297,5 @@ impl Bench<'_> {
             table_bytes,
             symbols: manifest.symbols,
         })
-    }
-}
-
-/// Removes the benchmark tables of processes that no longer run (killed, or ended by
-/// SIGBUS, before they could remove their own). Only where `/proc` tells which
-/// processes run.
-fn remove_stale_bench_tables() {
-    if !Path::new("/proc/self").exists() {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let pid = name.to_str().and_then(|n| n.strip_prefix(BENCH_TABLE));
-        if let Some(pid) = pid.filter(|p| p.parse::<u32>().is_ok())
-            && !Path::new("/proc").join(pid).exists()
-        {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
     }
 }

@@ -1,4 +1,4 @@
-//! `step11 load FILE TABLE_DIR [--schema S] [--index C] [--verbose]`: the load, its
+//! `load FILE TABLE_DIR [--schema S] [--verbose]`: the load, its
 //! rows, its time and its table's size, each column's type and NULLs; with
 //! `--verbose`, where its time and its memory went.
 
@@ -11,7 +11,7 @@ use harness::run::alloc::{AllocCount, count_allocations};
 use harness::run::cli;
 use harness::run::measure::thousands;
 
-use crate::cli::{report, schema_args, split_args};
+use crate::cli::{NAME, report, schema_args, split_args};
 use crate::splayed::load::{Phases, load_timed, remove_staging_on_interrupt};
 
 /// The subcommand's arguments.
@@ -47,8 +47,8 @@ pub fn command() -> Command {
 pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let file = m.get_one::<PathBuf>("file").expect("required");
     let dir = m.get_one::<PathBuf>("table").expect("required");
-    let path = cli::bench_input(Some(file)).map_err(|e| cli::fail("step11", &e))?;
-    let input = crate::map(&path).map_err(|e| cli::fail("step11", &e))?;
+    let path = cli::bench_input(Some(file)).map_err(|e| cli::fail(NAME, &e))?;
+    let input = crate::map(&path).map_err(|e| cli::fail(NAME, &e))?;
     let options = crate::cli::load_options(m).map_err(|e| report(&e, false))?;
     // Ctrl-C or SIGTERM during the load removes its staging directory.
     remove_staging_on_interrupt().expect("the first handler of this process");
@@ -85,8 +85,8 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
 /// Where a load's time went, on stderr.
 pub fn print_phases(p: &Phases) {
     eprintln!(
-        "load phases: plan {:.3} s, pass 1 (widths, types) {:.3} s, pass 2 (columns, dictionaries) {:.3} s, interning {:.3} s, hash index {:.3} s, writing {:.3} s",
-        p.plan, p.infer, p.encode, p.intern, p.index, p.write
+        "load phases: plan {:.3} s, pass 1 (widths, types) {:.3} s, pass 2 (columns, dictionaries) {:.3} s, interning {:.3} s, writing {:.3} s",
+        p.plan, p.infer, p.encode, p.intern, p.write
     );
     if p.guessed_wrong {
         eprintln!(

@@ -1,5 +1,5 @@
-//! The step on the command line: its options (`--threads`, `--chunk`, `--schema`,
-//! `--index`) and its query over a file the table's way, for the binary and for the
+//! The step on the command line: its options (`--threads`, `--chunk`, `--schema`)
+//! and its query over a file the table's way, for the binary and for the
 //! query tests that every query step runs (`testkit::query_tests!`): load the CSV into
 //! a table in a temporary directory, then run the query over the table.
 //!
@@ -7,56 +7,68 @@
 //! step11 [FILE]                 the benchmark: the gate, then per run the load, the
 //!                              query over the table and over the CSV      (bench)
 //! step11 load FILE TABLE_DIR    the load                                    (load)
-//! step11 query TABLE_DIR        the query over a loaded table, --where      (query)
-//! step11 export TABLE_DIR       the table as an Arrow or a Parquet file     (export)
+//! step11 query TABLE_DIR        the query over a loaded table               (query)
 //! step11 verify TABLE_DIR       every file against its size and checksum    (verify)
 //! ```
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use harness::query::cli::{QueryStep, RunError};
-use harness::query::{Groups, Query, QueryError};
+use harness::query::{Groups, Query};
 
+use crate::cli::scratch::Scratch;
 use crate::query::Split;
 use crate::splayed::error::TableError;
 use crate::splayed::load::{LoadOptions, load, parse_schema};
 use crate::splayed::scan::Table;
 use crate::{Step11, chunks, map};
 
+/// This step on the harness's interface, as the subcommands run it.
+pub type ThisStep = Step11;
+
+/// The step's binary, which its messages start with.
+pub const NAME: &str = "step11";
+
 pub mod bench;
-pub mod export;
 pub mod load;
 pub mod query;
+pub mod scratch;
 pub mod verify;
 
 /// Prints `e` (as JSON on stdout with `json`) and returns its exit status: 2 for a
-/// file that cannot be read or written and for a `--schema`, `--index` or `--where`
-/// that is malformed or does not fit its column's type (as for an `--agg` or `--null`
-/// that cannot be honoured, and as clap does for any option it refuses), else 1: the
-/// query or the load failed, the table is not one, or a column named is not in the
-/// header (as `--group-by` in every step).
+/// file that cannot be read or written and for a `--schema` that is malformed or
+/// does not fit its column's type (as for an `--agg` or `--null` that cannot be
+/// honoured, and as clap does for any option it refuses), else 1: the query or the
+/// load failed, the table is not one, or a column named is not in the header (as
+/// `--group-by` in every step).
 pub fn report(e: &TableError, json: bool) -> ExitCode {
     if json {
         println!("{}", e.to_json());
     } else {
-        eprintln!("step11: {e}");
+        eprintln!("{NAME}: {e}");
     }
     match e {
-        TableError::Io(_) | TableError::Schema(_) | TableError::Where(_) => ExitCode::from(2),
+        TableError::Io(_) | TableError::Schema(_) => ExitCode::from(2),
         _ => ExitCode::FAILURE,
     }
 }
 
-/// The `--null` texts and `--agg`, or the exit status after saying why not.
+/// The `--null` texts and `--agg`, or the exit status after saying why not (with
+/// `json`, as `{"error":"options",…}` on stdout too).
 ///
 /// # Errors
 /// Exit status 2 for options that do not parse.
-pub fn read_options(m: &ArgMatches) -> Result<harness::run::cli::QueryOptions, ExitCode> {
+pub fn read_options(
+    m: &ArgMatches,
+    json: bool,
+) -> Result<harness::run::cli::QueryOptions, ExitCode> {
     harness::run::cli::query_options(m).map_err(|message| {
-        eprintln!("step11: {message}");
+        if json {
+            println!("{}", harness::run::cli::error_object("options", &message));
+        }
+        eprintln!("{NAME}: {message}");
         ExitCode::from(2)
     })
 }
@@ -83,15 +95,9 @@ pub fn split_args(command: Command) -> Command {
     )
 }
 
-/// `--schema` and `--index`: what the load makes of the columns.
+/// `--schema` and `--no-guess`: what the load makes of the columns.
 pub fn schema_args(command: Command) -> Command {
     command
-        .arg(
-            Arg::new("index")
-                .long("index")
-                .value_name("COLUMN")
-                .help("also build a hash index on COLUMN (its rows per distinct value)"),
-        )
         .arg(
             Arg::new("schema")
                 .long("schema")
@@ -132,21 +138,13 @@ pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
     Ok(LoadOptions {
         split: Some(split(matches)),
         schema: parse_schema(schema)?,
-        index: matches.get_one::<String>("index").cloned(),
         nulls: harness::run::cli::query_options(matches)
-            .map_err(TableError::Schema)?
+            .map_err(|e| TableError::Schema(e.to_string()))?
             .nulls,
         dialect: harness::run::cli::read_dialect(matches).unwrap_or_default(),
         no_header: harness::run::cli::read_no_header(matches),
         no_guess: matches.get_flag("no-guess"),
     })
-}
-
-/// A fresh directory for a table of this process: `step11-query-PID-N`.
-fn scratch_table() -> PathBuf {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    std::env::temp_dir().join(format!("step11-query-{}-{n}", std::process::id()))
 }
 
 /// Runs `query` over the table at `dir`, loaded from `input`. A table keeps no
@@ -231,9 +229,13 @@ impl QueryStep for Step11 {
         path: &Path,
         query: Query<'_>,
         options: &LoadOptions,
-    ) -> Result<Result<Groups, QueryError>, RunError> {
+    ) -> Result<Groups, RunError> {
         let input = map(path)?;
-        let dir = scratch_table();
+        let scratch = Scratch::create("query").map_err(|e| match e {
+            TableError::Io(e) => RunError::File(e),
+            e => RunError::Step(Box::new(e)),
+        })?;
+        let dir = scratch.table();
         // The query says how to read the file (the harness's tests set it there).
         let options = LoadOptions {
             nulls: query.nulls.to_vec(),
@@ -242,12 +244,12 @@ impl QueryStep for Step11 {
             ..options.clone()
         };
         let answer = load_and_query(&input, &dir, &options, query);
-        let _ = std::fs::remove_dir_all(&dir); // also when the query failed
+        drop(scratch); // also when the query failed
         match answer {
-            Ok(groups) => Ok(Ok(groups)),
-            Err(TableError::Query(e)) => Ok(Err(e)),
+            Ok(groups) => Ok(groups),
+            Err(TableError::Query(e)) => Err(RunError::Query(e)),
             Err(TableError::Io(e)) => Err(RunError::File(e)),
-            Err(e) => Err(RunError::Step(e.to_string())),
+            Err(e) => Err(RunError::Step(Box::new(e))),
         }
     }
 }

@@ -1,7 +1,6 @@
-//! `step11 query TABLE_DIR [--group-by C] [--sum C] [--where C=V [--scan]] [--runs N]
-//! [--json] [--verbose]`: the query over a loaded table, `--runs` times over the
-//! open table; its answer, and with `--verbose` how the rows were found and each
-//! run's time.
+//! `query TABLE_DIR [--group-by C] [--sum C] [--runs N] [--json] [--verbose]`:
+//! the query over a loaded table, `--runs` times over the open table; its answer,
+//! and with `--verbose` each run's time.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,9 +10,8 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use harness::query::{groups_to_1brc, groups_to_json_with, groups_to_table_with};
 use harness::run::cli;
 
-use crate::cli::{read_options, report, split, threads_arg};
-use crate::hash_index::select::{Where, describe, select};
-use crate::splayed::query::run_selected;
+use crate::cli::{NAME, read_options, report, split, threads_arg};
+use crate::splayed::query;
 use crate::splayed::scan::Table;
 
 /// The subcommand's arguments.
@@ -33,19 +31,6 @@ pub fn command() -> Command {
                 .help("print the answer (or the error) as JSON"),
         )
         .arg(
-            Arg::new("where")
-                .long("where")
-                .value_name("COLUMN=VALUE")
-                .help("only the rows whose COLUMN equals VALUE (empty: NULL); through the column's hash index if the load built one (--index), else by a scan"),
-        )
-        .arg(
-            Arg::new("scan")
-                .long("scan")
-                .action(ArgAction::SetTrue)
-                .requires("where")
-                .help("find the --where rows by a scan even when the column has an index (to compare)"),
-        )
-        .arg(
             Arg::new("runs")
                 .long("runs")
                 .value_name("N")
@@ -57,7 +42,7 @@ pub fn command() -> Command {
             Arg::new("verbose")
                 .long("verbose")
                 .action(ArgAction::SetTrue)
-                .help("say how the rows were found and how long each run took"),
+                .help("say how many rows each run read and how long it took"),
         );
     threads_arg(cli::query_args(query).mut_arg("format", |a| {
         // The load read the file: over a table, 1brc only picks the columns and
@@ -65,7 +50,8 @@ pub fn command() -> Command {
         a.help(
             "1brc: the One Billion Row Challenge's answer, {name=min/mean/max, ...}, \
              grouping by column 1 and summing column 2 (a table loaded from its \
-             station;temperature lines)",
+             station;temperature lines); --group-by, --sum and --agg cannot be given \
+             with it",
         )
     }))
 }
@@ -77,13 +63,11 @@ pub fn command() -> Command {
 pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let dir = m.get_one::<PathBuf>("table").expect("required");
     let json = m.get_flag("json");
-    let read = read_options(m)?;
+    if json {
+        cli::sigbus_as_json(); // the SIGBUS explained below, as JSON on stdout too
+    }
+    let read = read_options(m, json)?;
     let query = cli::query(m, &read);
-    let filter = m
-        .get_one::<String>("where")
-        .map(|w| Where::parse(w))
-        .transpose()
-        .map_err(|e| report(&e, json))?;
     let runs = *m.get_one::<u32>("runs").expect("a default");
     // The first run's time includes opening the table.
     let mut start = Instant::now();
@@ -92,29 +76,20 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     harness::run::cli::explain_sigbus_with(format!(
         "error: a file of the table {} changed size while it was mapped (SIGBUS): another \
          program truncated or rewrote it during the query. A table is read where it lies, \
-         mapped; load it again, and `step11 verify` it.",
+         mapped; load it again, and `{NAME} verify` it.",
         dir.display()
     ));
     let table = Table::open(dir).map_err(|e| report(&e, json))?;
     let mut first_seconds = None;
     let mut answer = None;
     for _ in 0..runs {
-        let (groups, access) = select(&table, filter, !m.get_flag("scan"))
-            .and_then(|(selection, access)| {
-                let groups = run_selected(&table, query, &selection, split(m).threads)?;
-                Ok((groups, access))
-            })
-            .map_err(|e| report(&e, json))?;
+        let groups = query::run(&table, query, split(m).threads).map_err(|e| report(&e, json))?;
         let seconds = start.elapsed().as_secs_f64();
         start = Instant::now();
         first_seconds.get_or_insert(seconds);
         if m.get_flag("verbose") {
-            let rows = groups.values().map(|g| g.count).sum();
-            eprintln!(
-                "{} in {:.3} ms",
-                describe(filter, access, rows),
-                seconds * 1e3
-            );
+            let rows: u64 = groups.values().map(|g| g.count).sum();
+            eprintln!("every row ({rows}) in {:.3} ms", seconds * 1e3);
         }
         answer = Some(groups);
     }
@@ -124,7 +99,7 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         println!("{}", groups_to_json_with(&groups, query.aggs));
     } else if read.brc {
         let text = groups_to_1brc(&groups).map_err(|e| {
-            eprintln!("step11: {e}");
+            eprintln!("{NAME}: {e}");
             ExitCode::FAILURE
         })?;
         println!("{text}");

@@ -1,4 +1,4 @@
-//! `step11 verify TABLE_DIR`: checks every file of a table against its size and its
+//! `verify TABLE_DIR`: checks every file of a table against its size and its
 //! checksum in the manifest ([`Table::verify`]), as SQLite's `PRAGMA
 //! integrity_check` does for a database file: a table is input, and may have been
 //! damaged since its load.
@@ -16,7 +16,7 @@ use crate::splayed::scan::Table;
 /// The subcommand's arguments.
 pub fn command() -> Command {
     Command::new("verify")
-        .about("check every file of the table at TABLE_DIR against its size and checksum, and every value and index against what a load writes")
+        .about("check every file of the table at TABLE_DIR against its size and checksum, and every value against what a load writes")
         .arg(
             Arg::new("table")
                 .value_name("TABLE_DIR")
@@ -36,7 +36,7 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let (files, bytes) = table.verify().map_err(|e| report(&e, false))?;
     println!(
         "{}: {} rows, {} columns; {files} files and the manifest, {} bytes: every size \
-         and checksum matches, and every value and index is as a load writes it \
+         and checksum matches, and every value is as a load writes it \
          ({:.3} s)",
         dir.display(),
         thousands(table.manifest.rows),

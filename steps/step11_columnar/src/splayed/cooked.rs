@@ -9,7 +9,7 @@
 //!                                    into the buffer (cleared first)
 //! ```
 
-use harness::spec::dialect::QUOTE;
+use harness::dialect::QUOTE;
 
 use crate::Field;
 

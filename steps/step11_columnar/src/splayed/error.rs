@@ -3,7 +3,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use harness::query::{QueryError, key_text};
+use harness::query::{COMMON_NULLS, QueryError, key_text};
 use serde_json::{Value, json};
 
 use crate::splayed::date;
@@ -40,9 +40,6 @@ pub enum TableError {
     Exists(PathBuf),
     /// The directory is not a complete table of this format.
     NotATable(PathBuf, String),
-    /// A `--where COLUMN=VALUE` without `=`, or a VALUE that is not of the column's
-    /// type.
-    Where(String),
     /// GROUP BY a `decimal` or `float64` column.
     GroupByType {
         /// The column's name.
@@ -88,7 +85,6 @@ impl TableError {
             TableError::Query(e) => e.name(),
             TableError::Type { .. } => "invalid_value",
             TableError::Schema(_) => "schema",
-            TableError::Where(_) => "where",
             TableError::Exists(_) => "exists",
             TableError::NotATable(..) => "not_a_table",
             TableError::GroupByType { .. } => "group_by_type",
@@ -100,6 +96,29 @@ impl fmt::Display for TableError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TableError::Io(e) => e.fmt(f),
+            // A value of the table that is not a number: no line or byte to name.
+            TableError::Query(QueryError::InvalidNumber {
+                record,
+                place: None,
+                column,
+                text,
+            }) => {
+                write!(
+                    f,
+                    "record {record}, column {column:?}: {:?} is not a finite decimal number \
+                     (a table keeps no line or byte offset of its CSV, so the record is all \
+                     it can name; the query over the CSV names them)",
+                    key_text(text)
+                )?;
+                match std::str::from_utf8(text) {
+                    Ok(marker) if COMMON_NULLS.contains(&marker) => write!(
+                        f,
+                        "; if {marker:?} marks a missing value, load the CSV again with \
+                         --null '{marker}'"
+                    ),
+                    _ => Ok(()),
+                }
+            }
             TableError::Query(e) => e.fmt(f),
             TableError::Type {
                 record,
@@ -114,7 +133,6 @@ impl fmt::Display for TableError {
                 key_text(text)
             ),
             TableError::Schema(message) => write!(f, "--schema: {message}"),
-            TableError::Where(message) => write!(f, "--where: {message}"),
             TableError::Exists(dir) => write!(
                 f,
                 "{} exists already; a load never overwrites a table (remove it first)",
@@ -177,8 +195,7 @@ pub(crate) fn invalid_number(
     };
     QueryError::InvalidNumber {
         record: row as u64 + 1,
-        line: 0, // a table keeps no lines or offsets
-        byte: 0,
+        place: None, // a table keeps no lines or offsets: said so in the message
         column: column.to_string(),
         text,
     }

@@ -14,9 +14,6 @@
 //!   col{k}.exact         float64 only: i128 LE, each value's exact decimal or i128::MIN
 //!   col{k}.text          text only: the rows' bytes, one after the other; row i is
 //!                        text[values[i-1]..values[i]] (values[-1] = 0)
-//!   col{k}.index.offsets the hash index of column k, if asked for (crate::hash_index)
-//!   col{k}.index.rows
-//!   col{k}.index.slots
 //! ```
 //!
 //! Every file is a raw little-endian array: it can be memory-mapped and read as it
@@ -58,15 +55,17 @@ pub fn column_file(dir: &Path, k: usize, part: &str) -> PathBuf {
 }
 
 /// Writes `parts` one after the other into the new file `path`, and flushes it to
-/// the disk.
+/// the disk. New: never a file that exists, nor a FIFO or a device put in its
+/// place, which opening for writing would wait on or write into.
 ///
 /// # Errors
-/// What creating, writing or syncing the file fails with.
+/// What creating (`AlreadyExists` when something is at `path`), writing or syncing
+/// the file fails with.
 pub fn write_file<'a>(
     path: &Path,
     parts: impl IntoIterator<Item = &'a [u8]>,
 ) -> std::io::Result<()> {
-    let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
+    let mut out = BufWriter::with_capacity(1 << 20, File::create_new(path)?);
     for part in parts {
         out.write_all(part)?;
     }
@@ -86,7 +85,7 @@ pub fn write_words<T: Copy, const N: usize>(
     le: impl Fn(T) -> [u8; N],
 ) -> std::io::Result<()> {
     const BLOCK: usize = 8192;
-    let mut out = BufWriter::with_capacity(1 << 20, File::create(path)?);
+    let mut out = BufWriter::with_capacity(1 << 20, File::create_new(path)?);
     let mut block = Vec::with_capacity(BLOCK * N);
     for chunk in words.chunks(BLOCK) {
         block.clear();

@@ -11,11 +11,7 @@ use crate::splayed::types::ColumnType;
 
 /// The format this step writes and reads.
 pub const FORMAT: &str = "step11-splayed-table";
-/// Its version; a reader refuses any other. Version 2 added the hash index's slots
-/// (`col{k}.index.slots`), which `--where` looks a value up in; version 3 the
-/// `text` columns (`col{k}.text`); version 4 their end offsets in 4 bytes when the
-/// text is at most 4 GiB ([`crate::splayed::layout::text_offset_width`]); version 5
-/// a CRC-32 of every file and of the manifest itself ([`Manifest::checksums`]).
+/// Its version; a reader refuses any other.
 pub const VERSION: u64 = 5;
 
 /// One column.
@@ -33,7 +29,7 @@ pub struct Column {
 }
 
 /// The manifest of a table.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Manifest {
     /// Records, the header not counted.
     pub rows: u64,
@@ -41,8 +37,6 @@ pub struct Manifest {
     pub symbols: u64,
     /// The columns, in the header's order.
     pub columns: Vec<Column>,
-    /// The column with a hash index ([`crate::hash_index`]), if any.
-    pub index: Option<usize>,
     /// Every other file of the table, by name, with its CRC-32 ([`checksum`]): what
     /// ties the files to this manifest, so that a file damaged, edited or copied from
     /// another table is refused when it is mapped ([`crate::splayed::scan`]). The
@@ -80,8 +74,7 @@ impl Manifest {
             })
             .collect();
         let mut json = json!({"format": FORMAT, "version": VERSION, "rows": self.rows,
-               "symbols": self.symbols, "columns": columns, "index": self.index,
-               "files": self.checksums});
+               "symbols": self.symbols, "columns": columns, "files": self.checksums});
         json["checksum"] = text_checksum(&json).into();
         json
     }
@@ -125,14 +118,6 @@ impl Manifest {
                 })
             })
             .collect::<Result<Vec<Column>, String>>()?;
-        let index = match &value["index"] {
-            Value::Null => None,
-            v => Some(
-                v.as_u64()
-                    .filter(|&k| k < columns.len() as u64)
-                    .ok_or("a bad index")? as usize,
-            ),
-        };
         let checksums = value["files"]
             .as_object()
             .ok_or("the manifest lacks its files' checksums")?
@@ -149,7 +134,6 @@ impl Manifest {
             rows: number(value, "rows")?,
             symbols: number(value, "symbols")?,
             columns,
-            index,
             checksums,
         };
         manifest.check_bounds()?;
@@ -159,8 +143,8 @@ impl Manifest {
     /// The bounds a reader relies on before it maps a file, whatever the checksums
     /// say (a manifest written by another program can carry its own): a file's size,
     /// `rows` times a row's bytes, fits a `u64`; every symbol id fits a `u32`; a
-    /// column's `id_bound`, the size of the query's array, is at most `symbols`; and
-    /// a column has at most `rows` NULLs.
+    /// column's `id_bound`, the size of the query's array, is at most `symbols`; a
+    /// column has at most `rows` NULLs, and a string or text column none.
     fn check_bounds(&self) -> Result<(), String> {
         // 16 bytes a row is the widest file (a float64's exact sums).
         if self.rows > u64::MAX / 16 {
@@ -180,11 +164,6 @@ impl Manifest {
                 "{} symbols is more than the table's string fields",
                 self.symbols
             ));
-        }
-        if let Some(k) = self.index
-            && self.columns[k].ty == ColumnType::Text
-        {
-            return Err("an index on a text column, which a load never builds".into());
         }
         // A file of the table is a name in its directory, never a path elsewhere.
         if let Some(name) = self
@@ -208,6 +187,13 @@ impl Manifest {
                 return Err(format!(
                     "column {name:?} has {} NULLs in {} rows",
                     c.nulls, self.rows
+                ));
+            }
+            // A string or text column has no validity bits, so no NULLs to count.
+            if !c.ty.has_validity() && c.nulls != 0 {
+                return Err(format!(
+                    "column {name:?} is {}, which holds no NULLs, but has {} of them",
+                    c.ty, c.nulls
                 ));
             }
         }
@@ -274,7 +260,6 @@ mod tests {
                     id_bound: 0,
                 },
             ],
-            index: Some(1),
             checksums: [("col0.values".to_string(), 7), ("symbols.bytes".into(), 9)].into(),
         };
         assert_eq!(Manifest::from_json(&m.to_json()), Ok(m.clone()));

@@ -128,7 +128,7 @@ mod tests {
 
     #[test]
     fn a_mapped_file_is_written_through_its_map() {
-        let dir = std::env::temp_dir().join(format!("step11-mapped-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("splayed-mapped-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir(&dir).unwrap();
         let mut file = MappedFile::create(&dir.join("a"), 5).unwrap();

@@ -1,6 +1,6 @@
 //! Mapping a file of a table as a reader may trust it: its size the manifest's, its
 //! CRC-32 the manifest's, and, for the words that index arrays (a string column's
-//! symbol ids, an index's row numbers), each under its bound, all in one pass over
+//! symbol ids), each under its bound, all in one pass over
 //! the bytes on every core, the first time the file is mapped (`map_exact`); or
 //! the same check (`Running`) taken piece by piece by a scan that reads the whole
 //! file anyway.
@@ -15,8 +15,8 @@ use crate::splayed::manifest::Manifest;
 
 // ANCHOR: map_exact
 /// Words of a file that must all lie under a bound: `width` bytes each (4 or 8),
-/// little-endian. A string column's symbol ids lie under its `id_bound`, an index's
-/// row numbers under the table's rows; a reader indexes arrays with them.
+/// little-endian. A string column's symbol ids lie under its `id_bound`; a reader
+/// indexes arrays with them.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Under {
     pub width: usize,
@@ -159,11 +159,45 @@ fn largest_word(bytes: &[u8], width: usize) -> u64 {
 }
 // ANCHOR_END: running
 
+// ANCHOR: open_regular
+/// Opens the file at `path` of the table at `dir` for reading, if it is a regular
+/// file (or a symbolic link to one), as every file of a table is: a directory, a
+/// FIFO or a device put in a file's place is named and refused, as the CSV path
+/// refuses one (`harness::run::cli::regular_file`), instead of mapped ("No such
+/// device"), waited on (a FIFO without a writer) or read until memory runs out
+/// (`/dev/zero`). Opened without waiting (`O_NONBLOCK`, which a regular file
+/// ignores) and then asked what it is, so that a file swapped for a FIFO between a
+/// check and the open cannot block either.
+///
+/// # Errors
+/// [`TableError::NotATable`] naming the file: missing, not a regular file, or not
+/// to be opened.
+pub(crate) fn open_regular(dir: &Path, path: &Path) -> Result<File, TableError> {
+    let not = |why: String| TableError::NotATable(dir.into(), format!("{}: {why}", path.display()));
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let file = options.open(path).map_err(|e| not(e.to_string()))?;
+    let kind = file.metadata().map_err(|e| not(e.to_string()))?.file_type();
+    if kind.is_dir() {
+        return Err(not("a directory, where the table has a file".into()));
+    }
+    if !kind.is_file() {
+        return Err(not(
+            "not a regular file (a pipe, a device or a socket), which no file of a \
+             table is"
+                .into(),
+        ));
+    }
+    Ok(file)
+}
+// ANCHOR_END: open_regular
+
 /// Maps the file at `path` of the table at `dir`, checking that it is `len` bytes
 /// long.
 pub(crate) fn map_sized(dir: &Path, path: &Path, len: u64) -> Result<Mmap, TableError> {
-    let file = File::open(path)
-        .map_err(|e| TableError::NotATable(dir.into(), format!("{}: {e}", path.display())))?;
+    let file = open_regular(dir, path)?;
     // SAFETY: a table's files are written once, under a temporary name, and renamed
     // into place complete; nothing in this program writes them again. Another process
     // that truncated one while it is mapped would raise SIGBUS on the next read (see

@@ -18,26 +18,16 @@ use harness::query::Groups;
 
 use crate::chunks::map_chunks;
 use crate::exact::{Number, POWERS, SCALE, parse_number};
-use crate::hash_index::select::{Piece, Selection, key_is};
 use crate::query::Query;
 use crate::splayed::date;
 use crate::splayed::error::{TableError, invalid_number};
-use crate::splayed::scan::{ColumnFiles, Table, Value, prefetch};
+use crate::splayed::scan::{ColumnFiles, Table, Value};
 use crate::splayed::types::ColumnType;
 use crate::splayed::units;
 use crate::table::Acc;
 
 /// Ranges of rows per thread: a few, so a slow thread does not hold up the rest.
 pub(crate) const RANGES_PER_THREAD: usize = 4;
-
-/// How many rows of an index's list ahead the prefetches go: enough misses in
-/// flight to cover a DRAM access's latency.
-const AHEAD: usize = 16;
-
-/// An index's rows are sparse, and worth prefetching, when fewer than one row in
-/// `SPARSE` is selected: then most rows' values lie on cache lines of their own (a
-/// line holds eight 8-byte values).
-const SPARSE: usize = 8;
 
 // ANCHOR: run
 /// Runs `query` over `table` on `threads` threads.
@@ -50,19 +40,6 @@ const SPARSE: usize = 8;
 /// [`TableError::NotATable`] when a column's files are missing, of the wrong size or
 /// checksum, or hold a symbol id past the column's bound.
 pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, TableError> {
-    run_selected(table, query, &Selection::All, threads)
-}
-
-/// [`run`] over the rows of `selection` only (`--where`, [`crate::hash_index::select`]).
-///
-/// # Errors
-/// As [`run`]; a row that is not selected is not read, so its value cannot fail.
-pub fn run_selected(
-    table: &Table,
-    query: Query<'_>,
-    selection: &Selection,
-    threads: usize,
-) -> Result<Groups, TableError> {
     let (key, sum) = (
         table.column_index(query.group_by)?,
         table.column_index(query.sum)?,
@@ -77,10 +54,7 @@ pub fn run_selected(
         }
         _ => threads,
     };
-    if matches!(selection, Selection::All)
-        && types[0] == ColumnType::String
-        && units::scale_of(types[1]).is_some()
-    {
+    if types[0] == ColumnType::String && units::scale_of(types[1]).is_some() {
         let groups = units::run(table, (key, sum), threads)?;
         groups.check_exact_sums(query)?;
         return Ok(groups);
@@ -88,24 +62,18 @@ pub fn run_selected(
     let keys = table.column(key)?;
     let values = table.column(sum)?;
     let groups = match keys.ty {
-        ColumnType::String => run_with(table, (keys, values), query, selection, threads, || {
-            BySymbol {
-                ids: &keys.values,
-                accs: vec![Acc::default(); bound],
-            }
+        ColumnType::String => run_with(table, values, query, threads, || BySymbol {
+            ids: &keys.values,
+            accs: vec![Acc::default(); bound],
         }),
-        ColumnType::Text => run_with(table, (keys, values), query, selection, threads, || {
-            ByText {
-                keys,
-                accs: hashbrown::HashMap::new(),
-            }
+        ColumnType::Text => run_with(table, values, query, threads, || ByText {
+            keys,
+            accs: hashbrown::HashMap::new(),
         }),
         ColumnType::Int64 | ColumnType::Date | ColumnType::Bool => {
-            run_with(table, (keys, values), query, selection, threads, || {
-                ByValue {
-                    keys,
-                    accs: hashbrown::HashMap::new(),
-                }
+            run_with(table, values, query, threads, || ByValue {
+                keys,
+                accs: hashbrown::HashMap::new(),
             })
         }
         ty => {
@@ -123,9 +91,8 @@ pub fn run_selected(
 /// The query with the groups kept in `S`, one per thread, merged at the end.
 fn run_with<S: Slots>(
     table: &Table,
-    (keys, values): (&ColumnFiles, &ColumnFiles),
+    values: &ColumnFiles,
     query: Query<'_>,
-    selection: &Selection,
     threads: usize,
     new_slots: impl Fn() -> S + Sync,
 ) -> Result<Groups, TableError> {
@@ -135,45 +102,13 @@ fn run_with<S: Slots>(
         threads,
         ranges,
         || (new_slots(), None),
-        // One copy of the loop for each kind of piece, so that reading every row
-        // tests nothing per row.
-        |state, r| match selection.piece(rows, r, ranges) {
-            Piece::Range(range) => aggregate(table, values, range, state),
-            Piece::Filter(range, column, key) => {
-                let rows = range.filter(|&i| key_is(column, i, key));
-                aggregate(table, values, rows, state);
-            }
-            Piece::FilterText(range, column, text) => {
-                let rows = range.filter(|&i| column.text_at(i) == text);
-                aggregate(table, values, rows, state);
-            }
-            // ANCHOR: prefetch_rows
-            // A rare value's rows are scattered, one cache miss each in each column;
-            // knowing them in advance, the loop asks for the rows AHEAD on, so that
-            // the misses overlap instead of coming one after the other. A common
-            // value's rows share cache lines, which the hardware prefetcher follows
-            // by itself: there the hints cost more than they save (the chapter
-            // measures both).
-            Piece::List(list) => {
-                let row = |j: usize| {
-                    u64::from_le_bytes(list[8 * j..8 * j + 8].try_into().expect("8")) as usize
-                };
-                let n = list.len() / 8;
-                let span = if n == 0 { 0 } else { row(n - 1) - row(0) + 1 };
-                if n * SPARSE < span {
-                    let rows = (0..n).map(|j| {
-                        if j + AHEAD < n {
-                            let ahead = row(j + AHEAD);
-                            prefetch(values, ahead);
-                            prefetch(keys, ahead);
-                        }
-                        row(j)
-                    });
-                    aggregate(table, values, rows, state);
-                } else {
-                    aggregate(table, values, (0..n).map(row), state);
-                }
-            } // ANCHOR_END: prefetch_rows
+        |state, r| {
+            aggregate(
+                table,
+                values,
+                rows * r / ranges..rows * (r + 1) / ranges,
+                state,
+            )
         },
     )
     .1;

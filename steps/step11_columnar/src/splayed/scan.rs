@@ -1,23 +1,23 @@
 //! Reading a table: the manifest, then each column's files mapped as they lie, read
 //! as little-endian arrays. Only the columns asked for are mapped.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use harness::query::{QueryError, find_column};
 use memmap2::Mmap;
 
-use crate::hash_index::IndexFiles;
 use crate::splayed::decimal::decimal_to_f64;
 use crate::splayed::error::TableError;
 use crate::splayed::layout::{MANIFEST, SYMBOL_BYTES, SYMBOL_OFFSETS, column_file};
 use crate::splayed::manifest::Manifest;
-use crate::splayed::mapped_check::{Running, Under, map_exact, map_sized};
+use crate::splayed::mapped_check::{Running, Under, map_exact, map_sized, open_regular};
 use crate::splayed::types::ColumnType;
 
 /// An open table: its manifest and its symbol file, and each column's files once a
 /// query asked for them (mapped once, so a second query does not fault the pages in
-/// again), and so the index's ([`crate::hash_index::files`]).
+/// again).
 pub struct Table {
     pub(crate) dir: PathBuf,
     /// What the table holds.
@@ -25,7 +25,6 @@ pub struct Table {
     symbol_bytes: Mmap,
     symbol_offsets: Mmap,
     columns: Vec<OnceLock<ColumnFiles>>,
-    pub(crate) index: OnceLock<Option<IndexFiles>>,
 }
 
 /// One column's files, mapped.
@@ -75,15 +74,18 @@ impl Table {
     pub fn open(dir: &Path) -> Result<Table, TableError> {
         let not = |why: String| TableError::NotATable(dir.into(), why);
         // A manifest is a few lines a column; a larger file is not one, and is not
-        // read into memory.
-        let size = std::fs::metadata(dir.join(MANIFEST)).map_or(0, |m| m.len());
+        // read into memory; nor is more than that of a file that grows as it is read.
+        let file = open_regular(dir, &dir.join(MANIFEST))?;
+        let size = file.metadata().map_or(0, |m| m.len());
         if size > MANIFEST_MAX {
             return Err(not(format!(
                 "{MANIFEST}: {size} bytes is too large for one"
             )));
         }
-        let text =
-            std::fs::read(dir.join(MANIFEST)).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
+        let mut text = Vec::with_capacity(size as usize);
+        file.take(MANIFEST_MAX)
+            .read_to_end(&mut text)
+            .map_err(|e| not(format!("{MANIFEST}: {e}")))?;
         let json = serde_json::from_slice(&text).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
         let manifest = Manifest::from_json(&json).map_err(not)?;
         let symbol_offsets = map_exact(
@@ -112,7 +114,6 @@ impl Table {
             columns: (0..manifest.columns.len())
                 .map(|_| OnceLock::new())
                 .collect(),
-            index: OnceLock::new(),
             manifest,
             symbol_bytes,
             symbol_offsets,
@@ -358,9 +359,9 @@ impl ColumnFiles {
 
 // ANCHOR: prefetch
 /// Asks the CPU to start loading row `i`'s value of `column` into the cache, without
-/// waiting for it; a hint, nothing on CPUs other than x86-64. A query over an index's
-/// scattered rows waits on a cache miss for each row without it; with it, the
-/// misses of the rows ahead overlap (the chapter measures it).
+/// waiting for it; a hint, nothing on CPUs other than x86-64. A scan whose work per
+/// row is a few instructions waits on each new cache line without it; with it, the
+/// loads of the rows ahead overlap (the chapter measures it).
 #[inline]
 pub fn prefetch(column: &ColumnFiles, i: usize) {
     let Some(bytes) = column.values.get(column.width * i..) else {

@@ -272,14 +272,31 @@ mod tests {
                         &symbols.blob[symbols.offsets[i] as usize..symbols.offsets[i + 1] as usize]
                     })
                     .collect();
-                assert_eq!(got, expected, "chunks of {size}, {threads} threads");
+                let text = |strings: &[&[u8]]| -> Vec<String> {
+                    strings
+                        .iter()
+                        .map(|s| s.escape_ascii().to_string())
+                        .collect()
+                };
+                assert!(
+                    got == expected,
+                    "the symbols of {words:?} in chunks of {size} on {threads} threads, in \
+                     id order:\n  got      {:?}\n  expected {:?} (first occurrence order)",
+                    text(&got),
+                    text(&expected)
+                );
                 // Every word maps to the symbol with its bytes.
                 let flat: Vec<u32> = locals
                     .iter()
                     .zip(&ids)
                     .flat_map(|(l, m)| l.iter().map(|&i| m[i as usize]))
                     .collect();
-                assert_eq!(flat, [0, 1, 0, 2, 3, 1, 4, 2, 5, 0]);
+                let expected = [0, 1, 0, 2, 3, 1, 4, 2, 5, 0];
+                assert!(
+                    flat == expected,
+                    "the symbol id of each word of {words:?} in chunks of {size} on {threads} \
+                     threads:\n  got      {flat:?}\n  expected {expected:?}"
+                );
             }
         }
     }

@@ -1,37 +1,42 @@
-//! `step11 verify`: the whole table checked, every file against its size and its
-//! checksum, every value a query relies on against its bounds (symbol ids, text
-//! offsets, validity bits), and every value and the index against what a load
-//! writes, since a checksum cannot tell bytes that make sense from bytes written
-//! with a matching checksum.
+//! `verify`: the whole table checked, every file against its size and its checksum,
+//! every value a query relies on against its bounds (symbol ids, text offsets,
+//! validity bits), and every value against what a load writes, since a checksum
+//! cannot tell bytes that make sense from bytes written with a matching checksum.
 
 use crate::exact::fixed_to_f64;
-use crate::hash_index::IndexFiles;
-use crate::hash_index::build::hash_key;
 use crate::splayed::date;
 use crate::splayed::error::TableError;
-use crate::splayed::layout::MANIFEST;
+use crate::splayed::layout::{MANIFEST, SYMBOL_BYTES};
 use crate::splayed::scan::{ColumnFiles, Table, offset_at};
 use crate::splayed::types::ColumnType;
 
 impl Table {
-    /// Checks the whole table, as `step11 verify` does: maps every column's files and
-    /// the index, each checked against its size and its checksum in the manifest
+    /// Checks the whole table, as the `verify` subcommand does: maps every column's
+    /// files, each checked against its size and its checksum in the manifest
     /// (`map_exact`), reads every value a query relies on against its bounds
-    /// (`check_values`), checks the index against its column (`check_index`), and
-    /// finds every file of the directory in the manifest. Returns the files and bytes checked, the manifest not counted.
+    /// (`check_values`), finds every symbol once, and every file of the directory in
+    /// the manifest.
+    /// Returns the files and bytes checked, the manifest not counted.
     ///
     /// # Errors
     /// [`TableError::NotATable`] naming the first file that does not match, is
     /// missing, or is not the table's.
     pub fn verify(&self) -> Result<(usize, u64), TableError> {
         for k in 0..self.manifest.columns.len() {
-            let column = self.column(k)?;
-            self.check_values(k, column)?;
-            if let Some(index) = self.index(k)? {
-                self.check_index(k, column, index)?;
-            }
+            self.check_values(k, self.column(k)?)?;
         }
         let not = |why: String| TableError::NotATable(self.dir.clone(), why);
+        // A load stores each string once: a symbol twice would be two groups of one
+        // key, and `--where` would find one of them.
+        let mut seen = hashbrown::HashMap::with_capacity(self.manifest.symbols as usize);
+        for id in 0..self.manifest.symbols as u32 {
+            if let Some(first) = seen.insert(self.symbol(id), id) {
+                return Err(not(format!(
+                    "{SYMBOL_BYTES}: symbol {id} is symbol {first}'s string again, which \
+                     a load stores once"
+                )));
+            }
+        }
         let mut bytes = 0;
         for entry in std::fs::read_dir(&self.dir).map_err(TableError::io_at(&self.dir))? {
             let entry = entry.map_err(TableError::io_at(&self.dir))?;
@@ -47,7 +52,7 @@ impl Table {
                 .map_err(TableError::io_at(&entry.path()))?
                 .len();
         }
-        // Every file the manifest names was mapped above, or is missing here.
+        // Every file the manifest names is here (the columns' were mapped above).
         for name in self.manifest.checksums.keys() {
             if !self.dir.join(name).is_file() {
                 return Err(not(format!("{name} is missing")));
@@ -59,7 +64,7 @@ impl Table {
     /// What `verify` checks of column `k`'s values beyond their checksums, which a
     /// program that writes its own table can make match: a text's offsets in order,
     /// and as many NULLs as the manifest says, no validity bit past the last row.
-    pub(crate) fn check_values(&self, k: usize, files: &ColumnFiles) -> Result<(), TableError> {
+    fn check_values(&self, k: usize, files: &ColumnFiles) -> Result<(), TableError> {
         let column = &self.manifest.columns[k];
         let rows = self.manifest.rows as usize;
         let not = |why: String| TableError::NotATable(self.dir.clone(), format!("col{k}.{why}"));
@@ -137,65 +142,6 @@ impl Table {
                 return Err(not(format!(
                     "valid: {} rows have a value, but the manifest says {} of {} are NULL",
                     set, column.nulls, self.manifest.rows
-                )));
-            }
-        }
-        Ok(())
-    }
-
-    /// That column `k`'s index is the one a load builds from the column: every group
-    /// has rows, in order, each once, all with the group's key (its first row's),
-    /// and probing the key's hash finds the group before any other of that key.
-    fn check_index(
-        &self,
-        k: usize,
-        column: &ColumnFiles,
-        index: &IndexFiles,
-    ) -> Result<(), TableError> {
-        let not = |why: String| TableError::NotATable(self.dir.clone(), format!("col{k}.{why}"));
-        let w = column.width;
-        let key = |row: usize| {
-            let mut key = [0u8; 16];
-            key[..w].copy_from_slice(&column.values[w * row..w * row + w]);
-            key[15] = u8::from(column.is_valid(row));
-            key
-        };
-        let row_at = |bytes: &[u8]| u64::from_le_bytes(bytes.try_into().expect("8")) as usize;
-        let mut seen = vec![false; self.manifest.rows as usize];
-        for g in 0..index.groups() {
-            let rows = index.rows_of(g);
-            let Some(first) = rows.get(..8).map(row_at) else {
-                return Err(not(format!("index.offsets: group {g} has no rows")));
-            };
-            let mut previous = None;
-            for row in rows.chunks_exact(8).map(row_at) {
-                if previous >= Some(row) || std::mem::replace(&mut seen[row], true) {
-                    return Err(not(format!(
-                        "index.rows: row {} is out of order or twice in group {g}",
-                        row + 1
-                    )));
-                }
-                if key(row) != key(first) {
-                    return Err(not(format!(
-                        "index.rows: row {} is not of group {g}'s value",
-                        row + 1
-                    )));
-                }
-                previous = Some(row);
-            }
-            let hash = match column.ty {
-                ColumnType::String => {
-                    let id = u32::from_le_bytes(key(first)[..4].try_into().expect("4"));
-                    hash_key(self.symbol(id))
-                }
-                _ => hash_key(&key(first)),
-            };
-            let found = index
-                .probe(hash)
-                .find(|&h| index.rows_of(h).get(..8).map(row_at).map(key) == Some(key(first)));
-            if found != Some(g) {
-                return Err(not(format!(
-                    "index.slots: group {g} is not found by its value"
                 )));
             }
         }

@@ -118,11 +118,16 @@ fn long_keys_that_differ_only_in_the_middle_stay_apart() {
             table.entry(key).add(Some(Number::Float(i as f64)));
         }
     }
-    assert_eq!(table.len(), keys.len());
+    assert_eq!(table.len(), keys.len(), "groups of {} keys", keys.len());
     for (i, key) in keys.iter().enumerate() {
         let acc = table.entry(key);
         let (count, sum) = ((i % 3 + 1) as u64, ((i % 3 + 1) * i) as f64);
-        assert_eq!((acc.count, acc.group().sum), (count, Some(sum)));
+        assert_eq!(
+            (acc.count, acc.group().sum),
+            (count, Some(sum)),
+            "(count, sum) of key {:?}",
+            String::from_utf8_lossy(key)
+        );
     }
 }
 
@@ -133,7 +138,7 @@ fn a_million_distinct_keys() {
         for i in 0..1_000_000u32 {
             table.entry(i.to_string().as_bytes()).count += 1;
             if round == 0 {
-                assert_eq!(table.len(), 1 + i as usize);
+                assert_eq!(table.len(), 1 + i as usize, "groups after the key {i}");
             }
         }
     }
@@ -200,9 +205,48 @@ fn keys_that_collide_in_the_hash_s_low_or_high_bits_stay_apart() {
                 .add(Some(crate::exact::Number::Fixed(i as i128)));
         }
     }
-    assert_eq!(table.len(), chosen.len());
+    assert_eq!(table.len(), chosen.len(), "groups of {} keys", chosen.len());
     for (round, &i) in chosen.iter().enumerate() {
         let acc = table.entry(&keys[i]);
-        assert_eq!(acc.count, (round % 3 + 1) as u64, "{:?}", keys[i]);
+        let key = String::from_utf8_lossy(&keys[i]);
+        assert_eq!(
+            acc.count,
+            (round % 3 + 1) as u64,
+            "the count of key {key:?}"
+        );
+    }
+}
+
+/// A group of one value gives that value as its sum, mean and extremes, rounded once,
+/// bit for bit what the four roundings give, zeros and their signs included.
+#[test]
+fn a_group_of_one_value_is_rounded_once_to_the_same_bits() {
+    let values = [
+        "1.5",
+        "-2.25",
+        "0.1",
+        "1e300",
+        "-1e-300",
+        "12345678901234567890",
+        "0",
+        "-0",
+        "0.0",
+        "-0e0",
+        "0e0",
+    ];
+    for text in values {
+        let mut acc = Acc::default();
+        acc.add(crate::exact::parse_number(text.as_bytes()).unwrap());
+        let four = [
+            Some(acc.sum.to_f64()),
+            acc.range.min(),
+            acc.range.max(),
+            Some(acc.sum.mean(1)),
+        ];
+        let g = acc.group();
+        let once = [g.sum, g.min, g.max, g.mean];
+        let bits = |v: [Option<f64>; 4]| v.map(|x| x.map(f64::to_bits));
+        assert_eq!(bits(once), bits(four), "{text}");
+        assert_eq!(g.count, 1);
     }
 }

@@ -7,9 +7,10 @@ use std::sync::{Arc, Mutex};
 
 use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream};
 use cudarc::nvrtc::Ptx;
+use harness::dialect::DELIMITER;
 use harness::query::QueryError;
-use harness::spec::dialect::DELIMITER;
 
+use super::error::DeviceError;
 use super::nvrtc::{SOURCES, load_ptx, lower_ptx_version};
 use super::report::{Outcome, Report};
 use super::staging::{Intermediates, Marks, STAGE_BYTES, Staging};
@@ -46,24 +47,27 @@ pub struct Cuda {
 /// Threads a block of `decode_aggregate`.
 pub(super) const ROWS_PER_BLOCK: u32 = 256;
 
-pub(super) fn err(stage: &str) -> impl Fn(cudarc::driver::DriverError) -> String + '_ {
-    move |e| format!("{stage}: {e:?}")
+/// For `map_err`: a failed CUDA call at `stage`.
+pub(super) fn err(
+    stage: &'static str,
+) -> impl Fn(cudarc::driver::DriverError) -> DeviceError + Copy {
+    move |source| DeviceError::Cuda { stage, source }
 }
 
 impl Cuda {
     /// Device 0, with every kernel compiled for it.
     ///
     /// # Errors
-    /// Why it cannot be used: no driver library, no device, no NVRTC, a kernel that
-    /// does not compile.
-    pub fn open() -> Result<Cuda, String> {
+    /// [`DeviceError`]: why it cannot be used: no driver library, no device, no NVRTC,
+    /// a kernel that does not compile.
+    pub fn open() -> Result<Cuda, DeviceError> {
         if !driver_present() {
-            return Err("the CUDA driver library (libcuda.so) is not installed".into());
+            return Err(DeviceError::NoDriver);
         }
         // A driver without a device, or a broken one, is an error, not a panic.
         let ctx = std::panic::catch_unwind(|| CudaContext::new(0))
-            .map_err(|_| "the CUDA driver panicked while starting".to_string())?
-            .map_err(|e| format!("the CUDA driver has no usable device: {e:?}"))?;
+            .map_err(|_| DeviceError::DriverPanicked)?
+            .map_err(DeviceError::NoDevice)?;
         let (major, minor) = ctx
             .compute_capability()
             .map_err(err("compute capability"))?;
@@ -119,15 +123,12 @@ impl Cuda {
         input: &[u8],
         resident: bool,
         marks: &mut Marks,
-    ) -> Result<&'k CudaSlice<u8>, String> {
+    ) -> Result<&'k CudaSlice<u8>, DeviceError> {
         let key = (input.as_ptr() as usize, input.len());
         if !(resident && kept.as_ref().is_some_and(|k| (k.0, k.1) == key)) {
             // The pinned buffer is kept between runs: allocating gigabytes of pinned
             // memory costs more than copying them, and is not the parse's cost.
-            let mut pinned = self
-                .pinned
-                .lock()
-                .map_err(|_| "a poisoned lock".to_string())?;
+            let mut pinned = self.pinned.lock().map_err(|_| DeviceError::Poisoned)?;
             if pinned.as_ref().is_none_or(|p| p.len() != input.len()) {
                 *pinned = None; // free the old one first
                 // SAFETY: the buffer is written in full (copy_from_slice below) before
@@ -167,7 +168,7 @@ impl Cuda {
     ///
     /// # Errors
     /// A CUDA error from the occupancy API.
-    pub fn stage_rows(&self) -> Result<bool, String> {
+    pub fn stage_rows(&self) -> Result<bool, DeviceError> {
         match self.staging() {
             Staging::Always => return Ok(true),
             Staging::Never => return Ok(false),
@@ -204,8 +205,8 @@ impl Cuda {
         input: &[u8],
         query: Query<'_>,
         resident: bool,
-    ) -> Result<Outcome, String> {
-        let origin = harness::spec::dialect::bom_len(input);
+    ) -> Result<Outcome, DeviceError> {
+        let origin = harness::dialect::bom_len(input);
         let tiles = GPU.tiles(origin, input.len());
         if tiles == 0 || tiles > u32::MAX as usize {
             return Ok(cpu(input, query)); // nothing to launch (or too many tiles for u32 indexes)
@@ -216,10 +217,7 @@ impl Cuda {
             return Ok(cpu(input, query));
         }
         let mut marks = Marks::start(&self.stream)?;
-        let mut kept = self
-            .resident
-            .lock()
-            .map_err(|_| "a poisoned lock".to_string())?;
+        let mut kept = self.resident.lock().map_err(|_| DeviceError::Poisoned)?;
         let dev = self.upload(&mut kept, input, resident, &mut marks)?;
         let index = self.index(dev, input.len(), origin, &mut marks)?;
         let plan = match query::plan(input, index.summary, query) {
@@ -259,18 +257,23 @@ impl Cuda {
     /// compare the kernels with their twins.
     ///
     /// # Errors
-    /// A CUDA error, in words, or an input with no tile (nothing to launch).
-    pub fn intermediates(&self, input: &[u8], query: Query<'_>) -> Result<Intermediates, String> {
-        let origin = harness::spec::dialect::bom_len(input);
+    /// A CUDA error, or [`DeviceError::NoTile`] for an input with no tile (nothing to
+    /// launch).
+    pub fn intermediates(
+        &self,
+        input: &[u8],
+        query: Query<'_>,
+    ) -> Result<Intermediates, DeviceError> {
+        let origin = harness::dialect::bom_len(input);
         if GPU.tiles(origin, input.len()) == 0 {
-            return Err("an input with no byte after its BOM launches nothing".into());
+            return Err(DeviceError::NoTile);
         }
         let s = &self.stream;
         let mut marks = Marks::start(s)?;
         let mut kept = None;
         let dev = self.upload(&mut kept, input, false, &mut marks)?;
         let index = self.index(dev, input.len(), origin, &mut marks)?;
-        let back = |e| format!("copy back: {e:?}");
+        let back = err("copy back");
         let mut offsets = s.clone_dtoh(&index.offsets).map_err(back)?;
         offsets.truncate(index.summary.rows as usize);
         let decoded = match query::plan(input, index.summary, query) {

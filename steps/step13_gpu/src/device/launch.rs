@@ -5,6 +5,7 @@
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 
 use super::cuda::{Cuda, ROWS_PER_BLOCK, err};
+use super::error::DeviceError;
 use super::staging::{DeviceIndex, Marks, STAGE_BYTES};
 use crate::groupby::{Decoded, SLOTS, Table};
 use crate::limbs::{LIMBS, Limbs};
@@ -20,7 +21,7 @@ impl Cuda {
         n: usize,
         origin: usize,
         marks: &mut Marks,
-    ) -> Result<DeviceIndex, String> {
+    ) -> Result<DeviceIndex, DeviceError> {
         let s = &self.stream;
         let tiles = GPU.tiles(origin, n);
         let t = tiles as u32;
@@ -87,9 +88,7 @@ impl Cuda {
         let final_state = s.clone_dtoh(&final_state).map_err(err("copy back"))?[0];
         marks.mark(s, "scan_tile_counts")?;
         if rows >= 1 << 32 {
-            return Err(format!(
-                "{rows} rows: the device's 32-bit limb sums take fewer than 2^32"
-            ));
+            return Err(DeviceError::TooManyRows(rows));
         }
         let mut offsets = s
             .alloc_zeros::<u64>(rows.max(1) as usize)
@@ -104,7 +103,7 @@ impl Cuda {
         // `rows` entries, the bitmaps' set bits.
         unsafe { b.launch(per_tile) }.map_err(err("bitmaps_to_offsets"))?;
         marks.mark(s, "bitmaps_to_offsets")?;
-        let at = |i: u64| -> Result<u64, String> {
+        let at = |i: u64| -> Result<u64, DeviceError> {
             let i = i as usize;
             Ok(s.clone_dtoh(&offsets.slice(i..i + 1))
                 .map_err(err("copy back"))?[0])
@@ -137,7 +136,7 @@ impl Cuda {
         index: &DeviceIndex,
         plan: Plan,
         marks: &mut Marks,
-    ) -> Result<Decoded, String> {
+    ) -> Result<Decoded, DeviceError> {
         let s = &self.stream;
         let n = dev.len() as u64;
         let mut keys = s.alloc_zeros::<u64>(SLOTS).map_err(err("alloc"))?;

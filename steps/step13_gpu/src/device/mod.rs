@@ -12,16 +12,19 @@
 //! The host side is split along what it drives: `nvrtc` (the kernels' sources,
 //! compiled or loaded once), `cuda` (the device, its buffers and a run), `launch`
 //! (the launches of the index and of the GROUP BY), `staging` (shared-memory row
-//! staging, the events that time the stages, what a run leaves on the device) and
-//! `report` (what `--verbose` prints). This file chooses where a run goes.
+//! staging, the events that time the stages, what a run leaves on the device),
+//! `report` (what `--verbose` prints) and `error` (what can fail). This file chooses
+//! where a run goes.
 
 mod cuda;
+mod error;
 mod launch;
 mod nvrtc;
 mod report;
 mod staging;
 
 pub use cuda::Cuda;
+pub use error::{DeviceError, Failed};
 pub use nvrtc::{LAYOUT, SOURCES, compile, lower_ptx_version, source, write_ptx};
 pub use report::{Outcome, Report};
 pub use staging::{Intermediates, STAGE_BYTES, Staging};
@@ -77,8 +80,9 @@ pub const FALLBACK: &str = "no CUDA device: running the CPU twin";
 /// `required` ([`gpu_required`]).
 ///
 /// # Errors
-/// Why no device could be used, for [`Choice::Cuda`] or when `required`.
-pub fn open(choice: Choice, required: bool) -> Result<Device, String> {
+/// [`DeviceError::Required`]: why no device could be used, for [`Choice::Cuda`] or
+/// when `required`.
+pub fn open(choice: Choice, required: bool) -> Result<Device, DeviceError> {
     if choice == Choice::Cpu {
         return Ok(Device::Cpu);
     }
@@ -88,14 +92,14 @@ pub fn open(choice: Choice, required: bool) -> Result<Device, String> {
             eprintln!("{FALLBACK} ({why})");
             Ok(Device::Cpu)
         }
-        Err(why) => Err(format!(
-            "no CUDA device ({why}); {} asks for one, so the CPU twin does not stand in",
-            if required {
+        Err(why) => Err(DeviceError::Required {
+            why: Box::new(why),
+            by: if required {
                 "REQUIRE_GPU=1"
             } else {
                 "--device cuda"
-            }
-        )),
+            },
+        }),
     }
 }
 // ANCHOR_END: open
@@ -113,8 +117,13 @@ impl Device {
     /// runs, so that later runs time the parse of data already there.
     ///
     /// # Errors
-    /// A CUDA error, in words (a query error is the `Outcome`'s).
-    pub fn run(&self, input: &[u8], query: Query<'_>, resident: bool) -> Result<Outcome, String> {
+    /// A CUDA error (a query error is the `Outcome`'s).
+    pub fn run(
+        &self,
+        input: &[u8],
+        query: Query<'_>,
+        resident: bool,
+    ) -> Result<Outcome, DeviceError> {
         match self {
             Device::Cpu => Ok(cpu(input, query)),
             Device::Cuda(cuda) => cuda.run(input, query, resident),
@@ -131,7 +140,7 @@ fn cpu(input: &[u8], query: Query<'_>) -> Outcome {
         stages.push((name, clock.elapsed().as_secs_f32() * 1e3));
         clock = std::time::Instant::now();
     };
-    let origin = harness::spec::dialect::bom_len(input);
+    let origin = harness::dialect::bom_len(input);
     let mut tiles = tiles::speculate_tiles(input, origin, GPU, query.dialect.delimiter);
     lap("speculate_tiles", &mut stages);
     let scan = tiles::scan_tile_states(&tiles);

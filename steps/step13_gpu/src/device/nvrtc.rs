@@ -5,6 +5,7 @@
 
 use cudarc::nvrtc::{CompileOptions, Ptx};
 
+use super::error::DeviceError;
 use super::nvrtc_present;
 
 // ANCHOR: sources
@@ -44,8 +45,8 @@ pub fn source(file: &str) -> String {
 /// (`"compute_80"`, `"compute_90"`, …).
 ///
 /// # Errors
-/// NVRTC's log when the file does not compile.
-pub fn compile(name: &str, text: &str, arch: &'static str) -> Result<Ptx, String> {
+/// [`DeviceError::Compile`], with NVRTC's log, when the file does not compile.
+pub fn compile(name: &str, text: &str, arch: &'static str) -> Result<Ptx, DeviceError> {
     let options = CompileOptions {
         arch: Some(arch),
         name: Some(name.to_string()),
@@ -53,13 +54,15 @@ pub fn compile(name: &str, text: &str, arch: &'static str) -> Result<Ptx, String
         ..CompileOptions::default()
     };
     cudarc::nvrtc::compile_ptx_with_opts(source(text), options).map_err(|e| match e {
-        cudarc::nvrtc::CompileError::CompileError { log, .. } => {
-            format!(
-                "{name} does not compile for {arch}:\n{}",
-                log.to_string_lossy()
-            )
-        }
-        other => format!("{name}: NVRTC failed: {other:?}"),
+        cudarc::nvrtc::CompileError::CompileError { log, .. } => DeviceError::Compile {
+            name: name.to_string(),
+            arch,
+            log: log.to_string_lossy().into_owned(),
+        },
+        source => DeviceError::Nvrtc {
+            name: name.to_string(),
+            source,
+        },
     })
 }
 // ANCHOR_END: sources
@@ -69,22 +72,22 @@ pub fn compile(name: &str, text: &str, arch: &'static str) -> Result<Ptx, String
 /// or to carry the PTX to a machine without NVRTC (`STEP13_PTX_DIR`).
 ///
 /// # Errors
-/// NVRTC's log, or the I/O error, in words; that NVRTC is missing, when it is.
-pub fn write_ptx(dir: &std::path::Path) -> Result<(), String> {
+/// NVRTC's log, or the I/O error; [`DeviceError::NoNvrtc`] when NVRTC is missing.
+pub fn write_ptx(dir: &std::path::Path) -> Result<(), DeviceError> {
+    let write = |path: &std::path::Path| {
+        let path = path.to_path_buf();
+        move |source| DeviceError::Write { path, source }
+    };
     // cudarc panics when it cannot load the library: ask first.
     if !super::nvrtc_present() {
-        return Err(
-            "NVRTC (libnvrtc.so.12) cannot be loaded: install it, or point \
-                    LD_LIBRARY_PATH at it (bash .ci/install-nvrtc.sh)"
-                .into(),
-        );
+        return Err(DeviceError::NoNvrtc);
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(write(dir))?;
     for arch in ["compute_80", "compute_90"] {
         for (name, text, _) in SOURCES {
             let ptx = compile(name, text, arch)?.to_src();
             let path = dir.join(format!("{}.{arch}.ptx", name.trim_end_matches(".cu")));
-            std::fs::write(&path, ptx).map_err(|e| format!("{}: {e}", path.display()))?;
+            std::fs::write(&path, ptx).map_err(write(&path))?;
         }
     }
     Ok(())
@@ -95,7 +98,7 @@ pub fn write_ptx(dir: &std::path::Path) -> Result<(), String> {
 ///
 /// # Errors
 /// As [`compile`]; or when neither NVRTC nor the file is there.
-pub(super) fn load_ptx(name: &str, text: &str, arch: &'static str) -> Result<Ptx, String> {
+pub(super) fn load_ptx(name: &str, text: &str, arch: &'static str) -> Result<Ptx, DeviceError> {
     if let Ok(dir) = std::env::var("STEP13_PTX_DIR") {
         let path =
             std::path::Path::new(&dir).join(format!("{}.{arch}.ptx", name.trim_end_matches(".cu")));
@@ -104,10 +107,10 @@ pub(super) fn load_ptx(name: &str, text: &str, arch: &'static str) -> Result<Ptx
         }
     }
     if !nvrtc_present() {
-        return Err(format!(
-            "NVRTC (libnvrtc.so) is not installed and STEP13_PTX_DIR holds no {name} for {arch}, \
-             so the kernels cannot be loaded"
-        ));
+        return Err(DeviceError::NoPtx {
+            name: name.to_string(),
+            arch,
+        });
     }
     compile(name, text, arch)
 }

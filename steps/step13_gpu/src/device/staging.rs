@@ -13,6 +13,7 @@ use crate::query::Summary;
 use crate::tiles;
 
 use super::cuda::err;
+use super::error::DeviceError;
 
 /// of up to 96 bytes on average; a block whose rows are longer reads them in place.
 pub const STAGE_BYTES: u32 = 24 << 10;
@@ -33,13 +34,13 @@ impl Staging {
     /// From `STEP13_ROW_STAGING` (unset: `auto`).
     ///
     /// # Errors
-    /// For another value.
-    pub fn from_env() -> Result<Staging, String> {
+    /// [`DeviceError::Staging`] for another value.
+    pub fn from_env() -> Result<Staging, DeviceError> {
         match std::env::var("STEP13_ROW_STAGING").as_deref() {
             Ok("always") => Ok(Staging::Always),
             Ok("never") => Ok(Staging::Never),
             Ok("auto") | Err(_) => Ok(Staging::Auto),
-            Ok(other) => Err(format!("STEP13_ROW_STAGING={other}: auto, always or never")),
+            Ok(other) => Err(DeviceError::Staging(other.to_string())),
         }
     }
 }
@@ -80,21 +81,25 @@ impl Marks {
     const TIMING: Option<cudarc::driver::sys::CUevent_flags> =
         Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT);
 
-    pub(super) fn start(s: &Arc<CudaStream>) -> Result<Marks, String> {
+    pub(super) fn start(s: &Arc<CudaStream>) -> Result<Marks, DeviceError> {
         Ok(Marks(vec![(
             "start",
             s.record_event(Self::TIMING).map_err(err("event"))?,
         )]))
     }
 
-    pub(super) fn mark(&mut self, s: &Arc<CudaStream>, name: &'static str) -> Result<(), String> {
+    pub(super) fn mark(
+        &mut self,
+        s: &Arc<CudaStream>,
+        name: &'static str,
+    ) -> Result<(), DeviceError> {
         self.0
             .push((name, s.record_event(Self::TIMING).map_err(err("event"))?));
         Ok(())
     }
 
     /// Milliseconds from each mark to the next, named by the later one.
-    pub(super) fn times(&self) -> Result<Vec<(&'static str, f32)>, String> {
+    pub(super) fn times(&self) -> Result<Vec<(&'static str, f32)>, DeviceError> {
         self.0
             .windows(2)
             .map(|w| Ok((w[1].0, w[0].1.elapsed_ms(&w[1].1).map_err(err("event"))?)))

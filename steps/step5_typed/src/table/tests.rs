@@ -16,10 +16,16 @@ fn matches_a_hashmap_through_growth() {
         e.0 += 1;
         e.1 += v;
     }
-    assert_eq!(table.len(), 1_000);
+    assert_eq!(table.len(), 1_000, "groups of 1,000 keys");
     for (key, acc) in table.iter() {
         let (count, sum) = model[key];
-        assert_eq!((acc.count, acc.sum.to_bits()), (count, sum.to_bits()));
+        assert!(
+            (acc.count, acc.sum.to_bits()) == (count, sum.to_bits()),
+            "key {:?}: count {} and sum {:?}, where a HashMap has {count} and {sum:?}",
+            String::from_utf8_lossy(key),
+            acc.count,
+            acc.sum
+        );
     }
 }
 
@@ -87,11 +93,16 @@ fn long_keys_that_differ_only_in_the_middle_stay_apart() {
             table.entry(key).add(Some(i as f64));
         }
     }
-    assert_eq!(table.len(), keys.len());
+    assert_eq!(table.len(), keys.len(), "groups of {} keys", keys.len());
     for (i, key) in keys.iter().enumerate() {
         let acc = table.entry(key);
         let (count, sum) = ((i % 3 + 1) as u64, ((i % 3 + 1) * i) as f64);
-        assert_eq!((acc.count, acc.group().sum), (count, Some(sum)));
+        assert_eq!(
+            (acc.count, acc.group().sum),
+            (count, Some(sum)),
+            "(count, sum) of key {:?}",
+            String::from_utf8_lossy(key)
+        );
     }
 }
 
@@ -102,7 +113,7 @@ fn a_million_distinct_keys() {
         for i in 0..1_000_000u32 {
             table.entry(i.to_string().as_bytes()).count += 1;
             if round == 0 {
-                assert_eq!(table.len(), 1 + i as usize);
+                assert_eq!(table.len(), 1 + i as usize, "groups after the key {i}");
             }
         }
     }
@@ -150,9 +161,46 @@ fn keys_that_collide_in_the_hash_s_low_or_high_bits_stay_apart() {
             table.entry(&keys[i]).add(Some(i as f64));
         }
     }
-    assert_eq!(table.len(), chosen.len());
+    assert_eq!(table.len(), chosen.len(), "groups of {} keys", chosen.len());
     for (round, &i) in chosen.iter().enumerate() {
         let acc = table.entry(&keys[i]);
-        assert_eq!(acc.count, (round % 3 + 1) as u64, "{:?}", keys[i]);
+        let key = String::from_utf8_lossy(&keys[i]);
+        assert_eq!(
+            acc.count,
+            (round % 3 + 1) as u64,
+            "the count of key {key:?}"
+        );
     }
+}
+
+/// Pairs of keys whose hashes share the tag (the low 32 bits) and the first slot of
+/// a table of two slots: the second key's probe meets the first key's slot with the
+/// same tag, and only the compare of the key bytes keeps the two apart.
+#[test]
+fn keys_with_the_same_tag_and_slot_stay_apart() {
+    let mut by_tag = HashMap::<u32, Vec<u8>>::new();
+    let mut pairs = 0;
+    for i in 0..300_000u32 {
+        let key = format!("c{i}").into_bytes();
+        let h = hash(&key);
+        match by_tag.get(&(h as u32)) {
+            Some(first) if hash(first) >> 63 == h >> 63 => {
+                let mut table = GroupTable::with_slots(2);
+                table.entry(first).add(Some(1.0));
+                table.entry(&key).add(Some(2.0));
+                assert_eq!(
+                    table.len(),
+                    2,
+                    "groups of {:?} and {:?}, whose hashes have the same tag and first slot",
+                    String::from_utf8_lossy(first),
+                    String::from_utf8_lossy(&key)
+                );
+                pairs += 1;
+            }
+            _ => {
+                by_tag.insert(h as u32, key);
+            }
+        }
+    }
+    assert!(pairs >= 1, "no pair of keys to try");
 }

@@ -114,11 +114,16 @@ fn long_keys_that_differ_only_in_the_middle_stay_apart() {
             table.entry(key).add(Some(i as f64));
         }
     }
-    assert_eq!(table.len(), keys.len());
+    assert_eq!(table.len(), keys.len(), "groups of {} keys", keys.len());
     for (i, key) in keys.iter().enumerate() {
         let acc = table.entry(key);
         let (count, sum) = ((i % 3 + 1) as u64, ((i % 3 + 1) * i) as f64);
-        assert_eq!((acc.count, acc.group().sum), (count, Some(sum)));
+        assert_eq!(
+            (acc.count, acc.group().sum),
+            (count, Some(sum)),
+            "(count, sum) of key {:?}",
+            String::from_utf8_lossy(key)
+        );
     }
 }
 
@@ -129,7 +134,7 @@ fn a_million_distinct_keys() {
         for i in 0..1_000_000u32 {
             table.entry(i.to_string().as_bytes()).count += 1;
             if round == 0 {
-                assert_eq!(table.len(), 1 + i as usize);
+                assert_eq!(table.len(), 1 + i as usize, "groups after the key {i}");
             }
         }
     }
@@ -177,9 +182,14 @@ fn keys_that_collide_in_the_hash_s_low_or_high_bits_stay_apart() {
             table.entry(&keys[i]).add(Some(i as f64));
         }
     }
-    assert_eq!(table.len(), chosen.len());
+    assert_eq!(table.len(), chosen.len(), "groups of {} keys", chosen.len());
     for (round, &i) in chosen.iter().enumerate() {
         let acc = table.entry(&keys[i]);
-        assert_eq!(acc.count, (round % 3 + 1) as u64, "{:?}", keys[i]);
+        let key = String::from_utf8_lossy(&keys[i]);
+        assert_eq!(
+            acc.count,
+            (round % 3 + 1) as u64,
+            "the count of key {key:?}"
+        );
     }
 }

@@ -21,10 +21,10 @@ use crate::chart::FONT;
 use crate::figures::one_thread_of;
 
 /// The lines' colors, one per series in order: Tableau's ten, the pale ones (yellow,
-/// pink, grey) darkened so that a 2 px line still shows, and three more, so that the
-/// thirteen engines of a run with `--peers` (step 1, steps 5 to 11, the csv crate and
-/// simd-csv, three peers) each have their own.
-const COLORS: [RGBColor; 13] = [
+/// pink, grey) darkened so that a 2 px line still shows, and six more, so that the
+/// sixteen engines of a run with `--peers` (step 1, steps 5 to 13 with a load step's
+/// table query, the csv crate and simd-csv, three peers) each have their own.
+const COLORS: [RGBColor; 16] = [
     RGBColor(0x4e, 0x79, 0xa7),
     RGBColor(0xf2, 0x8e, 0x2b),
     RGBColor(0xe1, 0x57, 0x59),
@@ -38,6 +38,9 @@ const COLORS: [RGBColor; 13] = [
     RGBColor(0x1b, 0x3a, 0x6b),
     RGBColor(0x7b, 0x4f, 0x9d),
     RGBColor(0x2e, 0x7d, 0x32),
+    RGBColor(0xa6, 0x3a, 0x00),
+    RGBColor(0x00, 0x83, 0x8f),
+    RGBColor(0x8a, 0x8a, 0x00),
 ];
 /// Pixels: the chart (readable at 700 wide: text of 14 px stays above 12), the title
 /// and subtitle, the legend's column, a line of the legend.

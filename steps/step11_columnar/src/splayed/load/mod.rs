@@ -16,7 +16,8 @@
 //!          chunk's local ids rewritten as symbol ids, in place                 intern
 //! write:   the maps unmapped and the files synced, one task per column, the
 //!          symbols beside them; the manifest last; then one rename makes the
-//!          table appear, complete                                              write
+//!          table appear, complete (the staging directory is marked as the
+//!          load's from its creation to the rename)                      write, marker
 //! a field that breaks a guessed type (pass 2): the whole load again, no guess
 //! ```
 //!
@@ -29,9 +30,8 @@
 use std::path::Path;
 use std::time::Instant;
 
-use harness::spec::dialect::Dialect;
+use harness::dialect::Dialect;
 
-use crate::hash_index::files::{index_column, of_column};
 use crate::query::Split;
 use crate::splayed::error::TableError;
 use crate::splayed::manifest::Manifest;
@@ -40,6 +40,7 @@ use crate::splayed::types::ColumnType;
 
 mod files;
 mod intern;
+pub mod marker;
 mod pass1;
 mod pass2;
 mod plan;
@@ -48,13 +49,13 @@ mod write;
 pub use pass1::SAMPLE_BYTES;
 pub use plan::LOAD_CHUNK;
 pub use write::{
-    keep_on_interrupt, remove_on_interrupt, remove_staging_on_interrupt, temporary_dir,
+    keep_after, keep_on_interrupt, remove_on_interrupt, remove_staging_on_interrupt, temporary_dir,
 };
 
 use files::{chunk_windows, create_column_files, joined_valid};
 use pass1::{Guess, column_types, guess_types, infer_pass};
-use plan::{Pass, column_named, load_split, read_header, resolve_schema};
-use write::{Staging, Written, manifest, write_table};
+use plan::{Pass, load_split, read_header, resolve_schema};
+use write::{Staging, Written, check_target, manifest, write_table};
 
 /// How to load: the threads and chunks, and the types given for some columns.
 #[derive(Clone, Debug, Default)]
@@ -63,8 +64,6 @@ pub struct LoadOptions {
     pub split: Option<Split>,
     /// `(column name, type)` pairs that override the inference.
     pub schema: Vec<(String, ColumnType)>,
-    /// The column to build a hash index on, by name (or position).
-    pub index: Option<String>,
     /// Texts read as an empty field, NULL (`--null`).
     pub nulls: Vec<String>,
     /// `--no-header`: the first record is data, and the columns are named `1`, `2`, ….
@@ -131,8 +130,6 @@ pub struct Phases {
     pub encode: f64,
     /// The chunks' dictionaries into the table's symbols, and the ids rewritten.
     pub intern: f64,
-    /// The hash index (`--index`), if asked for.
-    pub index: f64,
     /// The files written and synced, and the rename.
     pub write: f64,
     /// The types guessed from the sample did not hold for some field, and the load
@@ -179,9 +176,7 @@ fn load_once(
         *phase = clock.elapsed().as_secs_f64();
         clock = Instant::now();
     };
-    if dir.exists() {
-        return Err(TableError::Exists(dir.to_path_buf()));
-    }
+    check_target(dir)?;
     let split = options.split.unwrap_or_else(Split::all_cores);
     let delimiter = options.dialect.delimiter;
     let (names, header_end) = read_header(input, options.no_header, delimiter)?;
@@ -202,9 +197,6 @@ fn load_once(
     };
     let (sizes, seen) = infer_pass(&pass, &guesses, split.threads)?;
     let types = column_types(&guesses, &requested, &seen);
-    let indexed = (options.index.as_deref())
-        .map(|name| index_column(&types, column_named(&names, name)?, name))
-        .transpose()?;
     lap(&mut phases.infer);
     // From here on every file goes into the staging directory, removed on any error.
     let staging = Staging::create(dir)?;
@@ -220,21 +212,17 @@ fn load_once(
     lap(&mut phases.encode);
     let (symbols, id_bounds) = intern::intern(&mut chunks, &types, split.threads);
     lap(&mut phases.intern);
-    let index = indexed.map(|k| (k, of_column(&chunks, &types, k, &symbols, split.threads)));
-    let mut manifest = manifest(names, &types, &chunks, &id_bounds, symbols.len());
-    manifest.index = index.as_ref().map(|(k, _)| *k);
+    let manifest = manifest(names, &types, &chunks, &id_bounds, symbols.len());
     let valid = joined_valid(&chunks, &types);
     drop(chunks); // the windows into the mapped files
     for column in &mut files {
         column.values.unmap(); // before the sync: see MappedFile::sync
         column.extra.as_mut().map(MappedFile::unmap);
     }
-    lap(&mut phases.index);
     let written = Written {
         files: &files,
         valid: &valid,
         symbols: &symbols,
-        index: index.as_ref(),
         manifest: &manifest,
     };
     write_table(&staging.tmp, &written, split.threads)

@@ -133,11 +133,9 @@ pub(super) fn infer_pass(
     let mut unsketched = Vec::new(); // per part, per column
     for (produced, seen, failure, parse_error) in parts {
         if let Some((record, start, found)) = failure {
-            let Place { line, byte } = Place::of(input, start, start);
             return Err(QueryError::FieldCount {
                 record: before + record,
-                line,
-                byte,
+                place: Some(Place::of(input, start, start)),
                 expected: width,
                 found,
             }

@@ -38,7 +38,7 @@ pub(super) fn read_header(
     no_header: bool,
     delimiter: u8,
 ) -> Result<(Vec<Vec<u8>>, usize), TableError> {
-    let mut from = harness::spec::dialect::bom_len(input);
+    let mut from = harness::dialect::bom_len(input);
     while from < input.len() {
         let mut names = None;
         let stopped =
@@ -79,17 +79,12 @@ pub(super) fn resolve_schema(
     names: &[Vec<u8>],
     schema: &[(String, ColumnType)],
 ) -> Result<Vec<Option<ColumnType>>, TableError> {
+    let names: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
     let mut types = vec![None; names.len()];
     for (name, ty) in schema {
-        types[column_named(names, name)?] = Some(*ty);
+        types[find_column(name, &names, true)?] = Some(*ty);
     }
     Ok(types)
-}
-
-/// The index of the column `name` (its name, or its position) among `names`.
-pub(super) fn column_named(names: &[Vec<u8>], name: &str) -> Result<usize, TableError> {
-    let names: Vec<&[u8]> = names.iter().map(Vec::as_slice).collect();
-    Ok(find_column(name, &names, true)?)
 }
 
 /// Parses part `k` of `plan` (its records after the header), calling `on_record`.

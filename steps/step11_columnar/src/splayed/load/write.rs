@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::chunks::map_chunks;
-use crate::hash_index::{self, HashIndex};
 use crate::splayed::encode::{Bits, ChunkColumns};
 use crate::splayed::error::TableError;
 use crate::splayed::layout::{self, MANIFEST};
 use crate::splayed::load::files::ColumnFiles;
+use crate::splayed::load::marker::{MARKER, create_marked, left_behind, made_by, pid_after, runs};
 use crate::splayed::manifest::{Column, Manifest};
 use crate::splayed::mapped::MappedFile;
 use crate::splayed::symbols;
@@ -52,19 +52,17 @@ pub(super) fn manifest(
         rows,
         symbols: symbols as u64,
         columns,
-        index: None,
-        checksums: BTreeMap::new(), // once the files are written: write_table
+        ..Manifest::default() // the checksums once the files are written: write_table
     }
 }
 
 // ANCHOR: write_table
 /// What the load writes after pass 2: the column files (already filled through
-/// their maps), the validity bits, the symbols, the index and the manifest.
+/// their maps), the validity bits, the symbols and the manifest.
 pub(super) struct Written<'w> {
     pub(super) files: &'w [ColumnFiles],
     pub(super) valid: &'w [Option<Bits>],
     pub(super) symbols: &'w symbols::Symbols,
-    pub(super) index: Option<&'w (usize, HashIndex)>,
     pub(super) manifest: &'w Manifest,
 }
 
@@ -91,9 +89,6 @@ pub(super) fn write_table(tmp: &Path, w: &Written<'_>, threads: usize) -> std::i
     )
     .0;
     columns.into_iter().collect::<std::io::Result<()>>()?;
-    if let Some((k, index)) = w.index {
-        hash_index::files::write(tmp, *k, index)?;
-    }
     let manifest = Manifest {
         checksums: checksums(tmp, threads)?,
         ..w.manifest.clone()
@@ -110,6 +105,9 @@ fn checksums(tmp: &Path, threads: usize) -> std::io::Result<BTreeMap<String, u32
     let mut names = Vec::new();
     for entry in std::fs::read_dir(tmp)? {
         let name = entry?.file_name();
+        if name == MARKER {
+            continue; // the staging directory's, removed before the rename
+        }
         names.push(
             name.into_string().map_err(|n| {
                 std::io::Error::other(format!("a file name that is not UTF-8: {n:?}"))
@@ -140,11 +138,12 @@ fn checksums(tmp: &Path, threads: usize) -> std::io::Result<BTreeMap<String, u32
 }
 
 // ANCHOR: staging
-/// The load's temporary directory beside the table's (`temporary_dir`): removed
-/// when dropped (an error, a panic) unless [`Staging::commit`] renamed it into place.
-/// A load that cannot run its destructors (a signal, `kill -9`, SIGBUS) leaves it
-/// behind, and no query opens it, since it has no table's name; the next load of the
-/// same table removes it ([`remove_stale_staging`]).
+/// The load's temporary directory beside the table's (`temporary_dir`), made with
+/// its marker first ([`create_marked`]): removed when dropped (an error, a panic)
+/// unless [`Staging::commit`] renamed it into place. A load that cannot run its
+/// destructors (`kill -9`, SIGBUS) leaves it behind, and no query opens it, since it
+/// has no table's name; the next load of the same table removes it, proven its own
+/// by the marker ([`remove_stale_staging`]).
 pub(super) struct Staging {
     pub(super) tmp: PathBuf,
     done: bool,
@@ -153,31 +152,39 @@ pub(super) struct Staging {
 impl Staging {
     pub(super) fn create(dir: &Path) -> Result<Staging, TableError> {
         let tmp = temporary_dir(dir);
-        for stale in remove_stale_staging(dir) {
+        let (removed, kept) = remove_stale_staging(dir);
+        for stale in removed {
             eprintln!(
                 "load: removed {}, left by a load that no longer runs",
                 stale.display()
             );
         }
-        let _ = std::fs::remove_dir_all(&tmp); // this process's own, if any
+        for complete in kept {
+            eprintln!(
+                "load: kept {}, left by a load that no longer runs: it holds a complete \
+                 table (rename it to use it, or remove it)",
+                complete.display()
+            );
+        }
         let mut interrupt = on_interrupt();
-        std::fs::create_dir_all(&tmp).map_err(TableError::io_write_at(&tmp))?;
+        create_marked(&tmp, "load", table_name(dir)).map_err(TableError::io_write_at(&tmp))?;
         interrupt.push(tmp.clone());
         Ok(Staging { tmp, done: false })
     }
 
-    /// Renames the complete table to `dir`: the one step that makes it appear.
-    /// Under the interrupt list's lock, so that an interrupt removes the staging
-    /// directory before the rename or not at all, never half of it.
+    /// Renames the complete table to `dir`: the one step that makes it appear; the
+    /// marker is removed just before, as it is no file of a table. Under the
+    /// interrupt list's lock, so that an interrupt removes the staging directory
+    /// before the rename or not at all, never half of it.
     pub(super) fn commit(mut self, dir: &Path) -> Result<(), TableError> {
         let mut interrupt = on_interrupt();
+        std::fs::remove_file(self.tmp.join(MARKER)).map_err(TableError::io_write_at(&self.tmp))?;
         std::fs::rename(&self.tmp, dir).map_err(TableError::io_write_at(dir))?;
         interrupt.retain(|p| *p != self.tmp);
         self.done = true;
         Ok(())
     }
 }
-
 impl Drop for Staging {
     fn drop(&mut self) {
         if !self.done {
@@ -188,8 +195,9 @@ impl Drop for Staging {
     }
 }
 
-/// Directories this process removes if SIGINT or SIGTERM stops it: its load's staging
-/// directory while it exists, and whatever [`remove_on_interrupt`] adds.
+/// Directories (and files) this process removes if SIGINT or SIGTERM stops it: its
+/// load's staging directory while it exists, and whatever [`remove_on_interrupt`]
+/// adds.
 static ON_INTERRUPT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 fn on_interrupt() -> MutexGuard<'static, Vec<PathBuf>> {
@@ -208,7 +216,11 @@ pub fn remove_staging_on_interrupt() -> Result<(), ctrlc::Error> {
         // The lock is kept until the exit: a load cannot commit after this point.
         let paths = on_interrupt();
         for path in paths.iter() {
-            if std::fs::remove_dir_all(path).is_ok() {
+            let removed = match std::fs::symlink_metadata(path) {
+                Ok(m) if m.is_dir() => std::fs::remove_dir_all(path),
+                _ => std::fs::remove_file(path),
+            };
+            if removed.is_ok() {
                 eprintln!("interrupted: removed {}", path.display());
             }
         }
@@ -217,9 +229,25 @@ pub fn remove_staging_on_interrupt() -> Result<(), ctrlc::Error> {
 }
 
 /// Adds `dir` to what an interrupt removes ([`remove_staging_on_interrupt`]): a
-/// scratch table, for as long as it exists.
+/// scratch table, for as long as it exists, or a file not yet part of a table.
 pub fn remove_on_interrupt(dir: &Path) {
     on_interrupt().push(dir.to_path_buf());
+}
+
+/// Runs `step`, the one step that makes `paths` part of a table (a rename), under
+/// the lock of what an interrupt removes, and then takes `paths` off it: an
+/// interrupt removes them before the step, or not at all.
+///
+/// # Errors
+/// What `step` fails with; `paths` are then still removed by an interrupt.
+pub fn keep_after(
+    paths: &[PathBuf],
+    step: impl FnOnce() -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut interrupt = on_interrupt();
+    step()?;
+    interrupt.retain(|p| !paths.contains(p));
+    Ok(())
 }
 
 /// Takes `dir` off what an interrupt removes.
@@ -228,52 +256,111 @@ pub fn keep_on_interrupt(dir: &Path) {
 }
 // ANCHOR_END: staging
 
+// ANCHOR: target
+/// Checks, before anything is created, that the table can be made at `dir`: its
+/// path ends in a name (not `..`, `.` or `/`, which `rename` cannot make), nothing
+/// is there yet (not even a link), and its parent is a directory that exists: a
+/// load makes its table's directory, never the ones above it, so that a failed load
+/// leaves none behind.
+///
+/// # Errors
+/// [`TableError::Exists`] when something is at `dir`; [`TableError::Io`] naming
+/// the path or its parent otherwise.
+pub(super) fn check_target(dir: &Path) -> Result<(), TableError> {
+    let refuse = |path: &Path, kind, why: &str| {
+        Err(TableError::Io(harness::Error::io_write(
+            path,
+            std::io::Error::new(kind, why),
+        )))
+    };
+    let text = dir.as_os_str().as_encoded_bytes();
+    let last = text.split(|&b| b == b'/').rfind(|c| !c.is_empty());
+    if matches!(last, None | Some(b"." | b"..")) {
+        return refuse(
+            dir,
+            std::io::ErrorKind::InvalidInput,
+            "a table's path must end in its name (not .., . or /)",
+        );
+    }
+    if std::fs::symlink_metadata(dir).is_ok() {
+        return Err(TableError::Exists(dir.to_path_buf()));
+    }
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match std::fs::metadata(parent) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => refuse(
+            parent,
+            std::io::ErrorKind::NotADirectory,
+            "not a directory, so no table can be made in it",
+        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => refuse(
+            parent,
+            std::io::ErrorKind::NotFound,
+            "no such directory; a load makes its table's directory, not the ones above it",
+        ),
+        Err(e) => Err(TableError::io_write_at(parent)(e)),
+    }
+}
+// ANCHOR_END: target
+
+/// The table's file name in `dir`, as bytes.
+fn table_name(dir: &Path) -> &[u8] {
+    dir.file_name().map_or(b"table", |n| n.as_encoded_bytes())
+}
+
+/// Bytes of a table's name that a staging directory's name keeps: a file name has
+/// at most 255 bytes (`NAME_MAX`), and `.`, `.loading-` and a process id take up to
+/// 20 of them. A longer name is cut; the marker holds it whole.
+const NAME_KEPT: usize = 255 - 20;
+
 /// `.NAME.loading-PID` beside `dir`: the same file system, so the rename is atomic.
 pub fn temporary_dir(dir: &Path) -> PathBuf {
     dir.with_file_name(format!("{}{}", staging_prefix(dir), std::process::id()))
 }
 
 /// `.NAME.loading-`: what every load of `dir` names its staging directory with,
-/// before its process id.
+/// before its process id; NAME cut to [`NAME_KEPT`] bytes (a character is not cut).
 fn staging_prefix(dir: &Path) -> String {
-    let name = dir
-        .file_name()
-        .map_or("table".into(), |n| n.to_string_lossy().into_owned());
-    format!(".{name}.loading-")
+    let name = String::from_utf8_lossy(table_name(dir));
+    let mut end = name.len().min(NAME_KEPT);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(".{}.loading-", &name[..end])
 }
 
-/// Removes the staging directories of `dir` whose load no longer runs (its process
-/// id names no process), and returns them. A load still running keeps its own. Only
-/// where `/proc` tells which processes run (Linux); elsewhere nothing is removed.
-pub fn remove_stale_staging(dir: &Path) -> Vec<PathBuf> {
+/// Removes the staging directories of `dir` that a load of `dir` left behind (its
+/// process no longer runs; [`left_behind`] proves it from the marker), and returns
+/// them; and returns apart those that hold a complete table, which are kept. A
+/// directory merely named like one is kept, whatever it holds. Only where `/proc`
+/// tells which processes run (Linux); elsewhere nothing is removed.
+pub fn remove_stale_staging(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let prefix = staging_prefix(dir);
     let parent = match dir.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
+    let (mut removed, mut kept) = (Vec::new(), Vec::new());
     let Ok(entries) = std::fs::read_dir(parent) else {
-        return Vec::new(); // no parent yet: no staging either
+        return (removed, kept); // no parent yet: no staging either
     };
-    if !Path::new("/proc/self").exists() {
-        return Vec::new();
-    }
-    let mut removed = Vec::new();
     for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+        let Some(pid) = pid_after(&entry.file_name(), &prefix) else {
             continue;
         };
-        // Only names a load makes: digits, not this process (its own is replaced).
-        let Ok(pid) = pid.parse::<u32>() else {
-            continue;
-        };
-        if pid == std::process::id() || Path::new("/proc").join(pid.to_string()).exists() {
-            continue;
-        }
-        if std::fs::remove_dir_all(entry.path()).is_ok() {
-            removed.push(entry.path());
+        let path = entry.path();
+        if left_behind(&path, "load", table_name(dir), pid) {
+            if std::fs::remove_dir_all(&path).is_ok() {
+                removed.push(path);
+            }
+        } else if made_by(&path, "load", table_name(dir), pid) && runs(pid) == Some(false) {
+            kept.push(path); // killed between its manifest and its rename
         }
     }
     removed.sort();
-    removed
+    kept.sort();
+    (removed, kept)
 }

@@ -1,7 +1,0 @@
-# DuckDB over the table step 11 loaded: `step11 export TABLE --arrow bench.arrow`, then
-# `python3 duckdb_query.py bench.arrow` (duckdb and pyarrow from PyPI, in a venv).
-import sys, duckdb, pyarrow.ipc as ipc
-bench = ipc.open_file(sys.argv[1]).read_all()  # the Arrow IPC file step 11 wrote
-print(bench.schema)
-print(duckdb.sql("SELECT category, COUNT(*) AS count, SUM(value) AS sum "
-                 "FROM bench GROUP BY category ORDER BY count DESC LIMIT 5"))

@@ -1,0 +1,541 @@
+//! Chunks, their transition functions, and the scan that gives each its true start.
+//!
+//! ```text
+//! split the input (after the BOM) into chunks of `size` bytes
+//! in parallel, for each chunk but the first, run the machines of every start state
+//! side by side from its first byte, until they meet or the chunk ends:
+//!     met at byte m in state s: from there on they are one machine, so the chunk's
+//!         records start at first = the first record start at or after m, whatever
+//!         the chunk started in
+//!     apart at the end: for each start state s, end[s] = the state after the chunk,
+//!         first[s] = its first record start (or none)
+//! sequentially (O(chunks)): for each chunk, from = first (met), or
+//!     first[state at its start] (apart), that state being the end state of the chunk
+//!     before (found by one machine from where that chunk's machines met, if need be)
+//! in parallel: parse each chunk's records, from its `from` to the next chunk's
+//! ```
+//!
+//! A chunk's transition function is found without parsing it: between two quotes
+//! the machine stays inside or outside quotes, so the start states share one
+//! `memchr` pass for quotes (and each makes one for its first LF), and the exact
+//! state at a quote is read off the byte before it. And the machines soon meet
+//! where quotes are many: a quoted field seen from inside and from outside ends, in
+//! both, at its next delimiter, since a quote inside an unquoted field is data. So
+//! in a file whose strings are all quoted a transition function reads a few dozen
+//! bytes, not its chunk; where quotes are few it jumps from quote to quote.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
+
+use harness::dialect::{CR, LF, QUOTE, bom_len};
+
+use crate::machine::State;
+
+/// The states, in the order a [`Transition`] indexes them.
+pub const STATES: [State; 5] = [
+    State::StartRecord,
+    State::StartField,
+    State::Unquoted,
+    State::Quoted,
+    State::QuoteInQuoted,
+];
+
+fn index(state: State) -> usize {
+    STATES
+        .iter()
+        .position(|&s| s == state)
+        .expect("one of the five")
+}
+
+// ANCHOR: transition
+/// A chunk's transition function: what the state machine does over the chunk, for
+/// each state it might start in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transition {
+    /// The machines of every start state met: before byte `at` they are all in
+    /// `state`, so from there on they are one machine. The chunk's records start at
+    /// `first`, the first record start in `at..=to` (or there is none), whatever the
+    /// state at its first byte; the records before `at` are the previous chunk's. The
+    /// state at the chunk's end is that one machine's, found only if the scan needs
+    /// it ([`end_from`]).
+    Met {
+        /// Where the machines met: each was in `state` before this byte.
+        at: usize,
+        /// Their state there.
+        state: State,
+        /// The first record start in `at..=to`.
+        first: Option<usize>,
+    },
+    /// The machines had not met by the chunk's end: for each start state (indexed as
+    /// [`STATES`]), the state after the chunk's last byte and the first record start
+    /// in `from..=to`.
+    Apart {
+        /// The state after the chunk's last byte, for each start state.
+        end: [State; 5],
+        /// The first record start in `from..=to`, for each start state.
+        first: [Option<usize>; 5],
+    },
+}
+
+// ANCHOR: exercise_transition
+/// The transition function of the chunk `from..to` of `input`, whose fields
+/// `delimiter` separates; `origin` is the input's first record start (after a BOM).
+/// Bytes past `to` are only looked at to tell a CR LF from a CR.
+pub fn transition(
+    input: &[u8],
+    origin: usize,
+    from: usize,
+    to: usize,
+    delimiter: u8,
+) -> Transition {
+    let met = |at, state| Transition::Met {
+        at,
+        state,
+        first: first_from(input, origin, at, state, to, delimiter),
+    };
+    match input[from..to].first() {
+        // After a first byte that is not a quote or a CR, every state but `Quoted` is
+        // in the same state (`,`: StartField, LF: StartRecord, else Unquoted): one
+        // run serves four. Only `StartRecord` may have its first record start at `from`.
+        Some(&b) if b != QUOTE && b != CR => {
+            let entries = [State::Unquoted, State::Quoted];
+            match run(input, origin, from, to, entries, delimiter) {
+                Runs::Met(at, state) => met(at, state),
+                Runs::Apart([outside, inside]) => {
+                    let at_start = (from == origin || input[from - 1] == LF).then_some(from);
+                    Transition::Apart {
+                        end: [outside.0, outside.0, outside.0, inside.0, outside.0],
+                        first: [
+                            at_start.or(outside.1),
+                            outside.1,
+                            outside.1,
+                            inside.1,
+                            outside.1,
+                        ],
+                    }
+                }
+            }
+        }
+        _ => match run(input, origin, from, to, STATES, delimiter) {
+            Runs::Met(at, state) => met(at, state),
+            Runs::Apart(runs) => Transition::Apart {
+                end: runs.map(|(end, _)| end),
+                first: runs.map(|(_, first)| first),
+            },
+        },
+    }
+}
+// ANCHOR_END: exercise_transition
+// ANCHOR_END: transition
+
+// ANCHOR: run
+/// What [`run`] found: where its machines met and their state there, or each one's
+/// state at the end and first record start.
+enum Runs<const N: usize> {
+    Met(usize, State),
+    Apart([(State, Option<usize>); N]),
+}
+
+/// The state machine over `from..to` started in each of `entries` at once, but only
+/// stopping at quotes, until the machines meet (all in one state before a quote):
+/// where, and in which state; else the state at `to` and the first record start of
+/// each. The machines read the same quotes, so one pass of `memchr` finds them for
+/// all, instead of one pass per machine over the same bytes.
+fn run<const N: usize>(
+    input: &[u8],
+    origin: usize,
+    from: usize,
+    to: usize,
+    entries: [State; N],
+    delimiter: u8,
+) -> Runs<N> {
+    let at_record_start = from == origin || input[from - 1] == LF;
+    let mut machines = entries.map(|entry| Machine::new(input, from, to, entry, at_record_start));
+    for q in memchr::memchr_iter(QUOTE, &input[from..to]) {
+        let q = from + q;
+        let state = machines[0].state_before(input, q, delimiter);
+        if N > 1
+            && machines[1..]
+                .iter()
+                .all(|m| m.state_before(input, q, delimiter) == state)
+        {
+            return Runs::Met(q, state);
+        }
+        for m in &mut machines {
+            m.quote(input, q, to, delimiter);
+        }
+    }
+    Runs::Apart(machines.map(|m| m.end(input, to, delimiter)))
+}
+
+/// The first record start in `at..=to` of one machine in `state` before byte `at`,
+/// reading no further than it.
+fn first_from(
+    input: &[u8],
+    origin: usize,
+    at: usize,
+    state: State,
+    to: usize,
+    delimiter: u8,
+) -> Option<usize> {
+    let at_record_start = at == origin || input[at - 1] == LF;
+    let mut m = Machine::new(input, at, to, state, at_record_start);
+    for q in memchr::memchr_iter(QUOTE, &input[at..to]) {
+        if m.first.is_some() {
+            return m.first;
+        }
+        m.quote(input, at + q, to, delimiter);
+    }
+    m.end(input, to, delimiter).1
+}
+
+/// The state after byte `to - 1` of one machine in `state` before byte `at`: the end
+/// state of a chunk whose machines met at `at`, for the scan, when the next chunk's
+/// did not meet.
+pub fn end_from(
+    input: &[u8],
+    origin: usize,
+    at: usize,
+    state: State,
+    to: usize,
+    delimiter: u8,
+) -> State {
+    match run(input, origin, at, to, [state], delimiter) {
+        Runs::Apart([(end, _)]) => end,
+        Runs::Met(..) => unreachable!("one machine meets no other"),
+    }
+}
+
+/// One machine of [`run`], between two quotes.
+#[derive(Clone, Copy)]
+struct Machine {
+    /// Inside a quoted field, or outside quotes since `anchor`, where the state was
+    /// `anchor_state` (the state at a later byte is [`state_at`]'s).
+    quoted: bool,
+    anchor: usize,
+    anchor_state: State,
+    /// The first byte not read: a quote before it was the second of a `""`.
+    next: usize,
+    /// The first record start, once found.
+    first: Option<usize>,
+}
+
+impl Machine {
+    /// A machine at `from` in `entry`.
+    fn new(input: &[u8], from: usize, to: usize, entry: State, at_record_start: bool) -> Machine {
+        let mut m = Machine {
+            quoted: entry == State::Quoted,
+            anchor: from,
+            anchor_state: entry,
+            next: from,
+            first: (entry == State::StartRecord && at_record_start).then_some(from),
+        };
+        if entry == State::QuoteInQuoted && from < to && input[from] == QUOTE {
+            (m.quoted, m.next) = (true, from + 1); // the second quote of a `""`
+        }
+        m
+    }
+
+    /// The state before the quote at `q`, which the machine has not read yet.
+    fn state_before(&self, input: &[u8], q: usize, delimiter: u8) -> State {
+        match (self.quoted, self.next > q) {
+            // `q` is the second quote of a `""`: the first left the field's end open.
+            (true, true) => State::QuoteInQuoted,
+            (true, false) => State::Quoted,
+            (false, _) => state_at(input, self.anchor, self.anchor_state, q, delimiter),
+        }
+    }
+
+    /// Reads the quote at `q`.
+    fn quote(&mut self, input: &[u8], q: usize, to: usize, delimiter: u8) {
+        if q < self.next {
+            return;
+        }
+        if self.quoted {
+            if q + 1 < to && input[q + 1] == QUOTE {
+                self.next = q + 2; // `""`: a quote in the field, still inside
+            } else {
+                // It closes the field: outside quotes from the byte after it.
+                (self.quoted, self.anchor, self.anchor_state) =
+                    (false, q + 1, State::QuoteInQuoted);
+                self.next = q + 1;
+            }
+            return;
+        }
+        self.look_for_lf(input, q);
+        if matches!(
+            state_at(input, self.anchor, self.anchor_state, q, delimiter),
+            State::StartRecord | State::StartField
+        ) {
+            (self.quoted, self.next) = (true, q + 1); // the quote opens a quoted field
+        } else {
+            self.next = q + 1; // a quote inside an unquoted field is data
+        }
+    }
+
+    /// The first LF outside quotes in `next..until`, unless one was found before.
+    fn look_for_lf(&mut self, input: &[u8], until: usize) {
+        if self.first.is_none() {
+            let from = self.next;
+            self.first = memchr::memchr(LF, &input[from..until]).map(|k| from + k + 1);
+        }
+    }
+
+    /// The state at `to` and the first record start.
+    fn end(mut self, input: &[u8], to: usize, delimiter: u8) -> (State, Option<usize>) {
+        if self.quoted {
+            return (State::Quoted, self.first);
+        }
+        self.look_for_lf(input, to);
+        let end = state_at(input, self.anchor, self.anchor_state, to, delimiter);
+        (end, self.first)
+    }
+}
+
+/// The state before byte `p`, when the machine was in `anchor_state` at `anchor` and
+/// read every byte of `anchor..p` outside quotes: the byte before `p` decides.
+fn state_at(input: &[u8], anchor: usize, anchor_state: State, p: usize, delimiter: u8) -> State {
+    if p == anchor {
+        return anchor_state;
+    }
+    let mut j = p - 1;
+    if input[j] == CR && input.get(p) == Some(&LF) {
+        // The first half of a CR LF leaves the state as it was.
+        if j == anchor {
+            return anchor_state;
+        }
+        j -= 1;
+    }
+    match input[j] {
+        LF => State::StartRecord,
+        b if b == delimiter => State::StartField,
+        _ => State::Unquoted,
+    }
+}
+// ANCHOR_END: run
+
+/// One chunk's part of the parse: the records that start in `from..stop`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// The chunk's index.
+    pub chunk: usize,
+    /// Its first record start (a record start: the parse begins here).
+    pub from: usize,
+    /// The next chunk's first record start: the parse ends at the first record start
+    /// at or after it.
+    pub stop: usize,
+}
+
+/// What `--verbose` prints about the chunks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SpanStats {
+    /// Chunks the input was split into.
+    pub chunks: usize,
+    /// Chunks after the first whose start states' machines met ([`Transition::Met`]).
+    pub met: usize,
+    /// Bytes the transition functions read: up to the first record start where the
+    /// machines met, the whole chunk where they did not, and the bytes read again by
+    /// [`end_from`] for the scan.
+    pub read: u64,
+    /// End states the scan found by [`end_from`]: a chunk whose machines met, before
+    /// one whose machines did not.
+    pub ends_found: usize,
+    /// Bytes parsed past a chunk's end to finish its last record (read once by that
+    /// chunk's parse and once by the next chunk's transition function).
+    pub past_end: u64,
+}
+
+/// The plan: which records each chunk parses.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// The chunks that own at least one record start, in input order.
+    pub parts: Vec<Part>,
+    /// What the scan found.
+    pub stats: SpanStats,
+}
+
+// ANCHOR: plan
+/// Splits `input` into chunks of `size` bytes, finds their transition functions on
+/// `threads` threads (for fields separated by `delimiter`), and scans them into each
+/// chunk's part of the parse.
+pub fn plan(input: &[u8], size: usize, threads: usize, delimiter: u8) -> Plan {
+    let origin = bom_len(input);
+    let size = size.max(1);
+    let n = (input.len() - origin).div_ceil(size).max(1);
+    let bounds = |k: usize| {
+        (
+            origin + k * size,
+            (origin + (k + 1) * size).min(input.len()),
+        )
+    };
+    // The first chunk starts at the input's first record start, in `StartRecord`:
+    // as if its machines had met there. With one chunk, no transition function runs.
+    let transitions = map_chunks(
+        threads,
+        n,
+        || (),
+        |(), k| match k {
+            0 => Transition::Met {
+                at: origin,
+                state: State::StartRecord,
+                first: Some(origin),
+            },
+            _ => {
+                let (from, to) = bounds(k);
+                transition(input, origin, from, to, delimiter)
+            }
+        },
+    )
+    .0;
+    // The exclusive scan: each chunk's true start state is its predecessor's end,
+    // needed only where the machines did not meet.
+    let mut stats = SpanStats {
+        chunks: n,
+        ..SpanStats::default()
+    };
+    let mut firsts = Vec::with_capacity(n);
+    // The state at the previous chunk's end: known, or to be found from where its
+    // machines met, by one machine (`end_from`).
+    let mut state = Ok(State::StartRecord);
+    for (k, t) in transitions.iter().enumerate() {
+        let (from, to) = bounds(k);
+        match *t {
+            Transition::Met {
+                at,
+                state: s,
+                first,
+            } => {
+                firsts.push(first);
+                stats.met += usize::from(k > 0);
+                stats.read += (first.unwrap_or(to) - from) as u64 * u64::from(k > 0);
+                state = Err((at, s));
+            }
+            Transition::Apart { end, first } => {
+                let entry = state.unwrap_or_else(|(at, s)| {
+                    stats.ends_found += 1;
+                    stats.read += (from - at) as u64;
+                    end_from(input, origin, at, s, from, delimiter)
+                });
+                firsts.push(first[index(entry)]);
+                stats.read += (to - from) as u64;
+                state = Ok(end[index(entry)]);
+            }
+        }
+    }
+    // A chunk with no record start of its own hands its bytes to the one before.
+    let mut parts = Vec::new();
+    let mut stop = usize::MAX;
+    for (k, first) in firsts.iter().enumerate().rev() {
+        if let Some(from) = *first {
+            if from < stop {
+                parts.push(Part {
+                    chunk: k,
+                    from,
+                    stop,
+                });
+                let end = bounds(k).1;
+                stats.past_end += (stop.min(input.len()).max(end) - end) as u64;
+            }
+            stop = from;
+        }
+    }
+    parts.reverse();
+    Plan { parts, stats }
+}
+// ANCHOR_END: plan
+
+// ANCHOR: threads
+/// Runs `work(state, k)` for each `k` in `0..n` on `threads` workers of the process's
+/// thread pool, each taking the next `k` from a shared counter and keeping its own
+/// `state` (made by `init`); returns the results in the order of `k`, and each
+/// worker's state.
+///
+/// The workers are tasks on rayon's pool, not threads of their own: starting threads
+/// costs more than parsing a small input, which a pass over a big file never notices
+/// but the gate, with its many calls on small inputs, would spend most of its time
+/// on. On the pool a call costs next to nothing when it comes from a pool thread (the
+/// gate's are), and no more than a wake-up otherwise. With fewer cores than
+/// `threads`, the workers take turns.
+pub fn map_chunks<S: Send, R: Send>(
+    threads: usize,
+    n: usize,
+    init: impl Fn() -> S + Sync,
+    work: impl Fn(&mut S, usize) -> R + Sync,
+) -> (Vec<R>, Vec<S>) {
+    let threads = threads.clamp(1, n.max(1));
+    if threads == 1 {
+        let mut state = init();
+        let results = (0..n).map(|k| work(&mut state, k)).collect();
+        return (results, vec![state]);
+    }
+    let next = AtomicUsize::new(0);
+    let worker = |_| {
+        let mut state = init();
+        let mut done = Vec::new();
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            if k >= n {
+                return (state, done);
+            }
+            done.push((k, work(&mut state, k)));
+        }
+    };
+    // One task per worker (`with_max_len(1)`); a panic in one is resumed here.
+    let per_worker: Vec<_> = (0..threads)
+        .into_par_iter()
+        .with_max_len(1)
+        .map(worker)
+        .collect();
+    let mut results: Vec<Option<R>> = (0..n).map(|_| None).collect();
+    let mut states = Vec::with_capacity(threads);
+    for (state, done) in per_worker {
+        for (k, r) in done {
+            results[k] = Some(r);
+        }
+        states.push(state);
+    }
+    let results = results
+        .into_iter()
+        .map(|r| r.expect("every chunk ran"))
+        .collect();
+    (results, states)
+}
+// ANCHOR_END: threads
+
+/// The most threads `--threads` takes: more than any machine this runs on has cores,
+/// and few enough that the threads' tables and stacks stay small beside the input.
+pub const MAX_THREADS: u64 = 1024;
+
+/// The smallest chunk `--chunk` takes, in bytes (0 asks for [`default_size`]). Every
+/// chunk has fixed costs, its transition functions, its entry in the plan, its
+/// records' first lines and a task; in chunks much smaller than a page those costs
+/// outweigh the bytes, and memory grows with the input many times over.
+pub const MIN_CHUNK: u64 = 4096;
+
+/// The default chunk size for `threads` threads. On one thread, the whole input: one
+/// chunk needs no transition function (the first chunk's start is known), so the
+/// query is the one-core step's single pass. On more, eight chunks a thread, for
+/// balance; at least 256 KiB, so that a chunk's fixed costs stay small; and at most
+/// [`MAX_DEFAULT_CHUNK`].
+pub fn default_size(len: usize, threads: usize) -> usize {
+    if threads <= 1 {
+        return len.max(1);
+    }
+    (len / (8 * threads)).clamp(256 << 10, MAX_DEFAULT_CHUNK)
+}
+
+/// The largest default chunk, in bytes. A thread decides after each chunk whether
+/// its GROUP BY table still pays or its rows are better set aside
+/// ([`crate::scatter`]); an eighth of a thread's share of a 1 GB file with ten
+/// million keys is a million rows, and its table would hold a million groups, past
+/// the cache and most of the query's heap, before the thread could first decide.
+pub const MAX_DEFAULT_CHUNK: usize = 8 << 20;
+
+/// Every core the process may use.
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,51 @@
+//! `verify TABLE_DIR`: checks every file of a table against its size and its
+//! checksum in the manifest ([`Table::verify`]), and its index against its column
+//! ([`crate::hash_index::verify`]), as SQLite's `PRAGMA
+//! integrity_check` does for a database file: a table is input, and may have been
+//! damaged since its load.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Arg, ArgMatches, Command};
+use harness::run::measure::thousands;
+
+use crate::cli::report;
+use crate::hash_index::verify::verify;
+use crate::splayed::scan::Table;
+
+/// The subcommand's arguments.
+pub fn command() -> Command {
+    Command::new("verify")
+        .about("check every file of the table at TABLE_DIR against its size and checksum, and every value and the index against what a load and a build write")
+        .arg(
+            Arg::new("table")
+                .value_name("TABLE_DIR")
+                .required(true)
+                .value_parser(clap::value_parser!(PathBuf)),
+        )
+}
+
+/// Verifies, and says what it checked.
+///
+/// # Errors
+/// The exit status after saying which file does not match ([`report`]).
+pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
+    let dir = m.get_one::<PathBuf>("table").expect("required");
+    let start = Instant::now();
+    let table = Table::open(dir).map_err(|e| report(&e, false))?;
+    let (files, bytes) = table.verify().map_err(|e| report(&e, false))?;
+    let indexed = verify(&table).map_err(|e| report(&e, false))?;
+    println!(
+        "{}: {} rows, {} columns; {files} files and the manifest, {} bytes: every size \
+         and checksum matches, and every value{} is as a load writes it ({:.3} s)",
+        dir.display(),
+        thousands(table.manifest.rows),
+        table.manifest.columns.len(),
+        thousands(bytes),
+        if indexed { " and the index" } else { "" },
+        start.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,401 @@
+//! Reading a table: the manifest, then each column's files mapped as they lie, read
+//! as little-endian arrays. Only the columns asked for are mapped.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use harness::query::{QueryError, find_column};
+use memmap2::Mmap;
+
+use crate::splayed::decimal::decimal_to_f64;
+use crate::splayed::error::TableError;
+use crate::splayed::layout::{MANIFEST, SYMBOL_BYTES, SYMBOL_OFFSETS, column_file};
+use crate::splayed::manifest::Manifest;
+use crate::splayed::mapped_check::{Running, Under, map_exact, map_sized, open_regular};
+use crate::splayed::types::ColumnType;
+
+/// An open table: its manifest and its symbol file, and each column's files once a
+/// query asked for them (mapped once, so a second query does not fault the pages in
+/// again).
+pub struct Table {
+    pub(crate) dir: PathBuf,
+    /// What the table holds.
+    pub manifest: Manifest,
+    symbol_bytes: Mmap,
+    symbol_offsets: Mmap,
+    columns: Vec<OnceLock<ColumnFiles>>,
+}
+
+/// One column's files, mapped.
+pub struct ColumnFiles {
+    /// Its type.
+    pub ty: ColumnType,
+    /// `col{k}.values`.
+    pub values: Mmap,
+    /// `col{k}.valid` (none for a string or text column).
+    pub valid: Option<Mmap>,
+    /// `col{k}.exact` (float64 only).
+    pub exact: Option<Mmap>,
+    /// `col{k}.text` (text only): the rows' bytes; `values` holds where each ends.
+    pub text: Option<Mmap>,
+    /// Bytes a row in `values` ([`ColumnType::values_width`]).
+    pub width: usize,
+}
+
+/// A column's files as [`Table::column_to_scan`] gives them.
+pub(crate) enum ToScan<'t> {
+    /// Checked by an earlier query.
+    Checked(&'t ColumnFiles),
+    /// Mapped now, every file checked but `values`, whose check the scan takes.
+    Unchecked(ColumnFiles, Running),
+}
+
+impl std::ops::Deref for ToScan<'_> {
+    type Target = ColumnFiles;
+    fn deref(&self) -> &ColumnFiles {
+        match self {
+            ToScan::Checked(files) => files,
+            ToScan::Unchecked(files, _) => files,
+        }
+    }
+}
+
+/// The largest manifest a table may have, in bytes: room for hundreds of thousands
+/// of columns.
+const MANIFEST_MAX: u64 = 64 << 20;
+
+impl Table {
+    /// Opens the table at `dir`: reads the manifest, maps the symbol file.
+    ///
+    /// # Errors
+    /// [`TableError::NotATable`] when the manifest is missing (a load that did not
+    /// finish), of another format, or a file's size disagrees with it.
+    pub fn open(dir: &Path) -> Result<Table, TableError> {
+        let not = |why: String| TableError::NotATable(dir.into(), why);
+        // A manifest is a few lines a column; a larger file is not one, and is not
+        // read into memory; nor is more than that of a file that grows as it is read.
+        let file = open_regular(dir, &dir.join(MANIFEST))?;
+        let size = file.metadata().map_or(0, |m| m.len());
+        if size > MANIFEST_MAX {
+            return Err(not(format!(
+                "{MANIFEST}: {size} bytes is too large for one"
+            )));
+        }
+        let mut text = Vec::with_capacity(size as usize);
+        file.take(MANIFEST_MAX)
+            .read_to_end(&mut text)
+            .map_err(|e| not(format!("{MANIFEST}: {e}")))?;
+        let json = serde_json::from_slice(&text).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
+        let manifest = Manifest::from_json(&json).map_err(not)?;
+        let symbol_offsets = map_exact(
+            dir,
+            &manifest,
+            &dir.join(SYMBOL_OFFSETS),
+            8 * (manifest.symbols + 1),
+            None,
+        )?;
+        // Each symbol is the bytes between two offsets: they must not go back, or
+        // a symbol would be a slice that ends before it starts.
+        let offsets = (0..=manifest.symbols as usize).map(|i| u64_at(&symbol_offsets, i));
+        if let Some(id) = offsets
+            .clone()
+            .zip(offsets.skip(1))
+            .position(|(start, end)| start > end)
+        {
+            return Err(not(format!(
+                "{SYMBOL_OFFSETS}: symbol {id} ends before it starts"
+            )));
+        }
+        let total = u64_at(&symbol_offsets, manifest.symbols as usize);
+        let symbol_bytes = map_exact(dir, &manifest, &dir.join(SYMBOL_BYTES), total, None)?;
+        Ok(Table {
+            dir: dir.to_path_buf(),
+            columns: (0..manifest.columns.len())
+                .map(|_| OnceLock::new())
+                .collect(),
+            manifest,
+            symbol_bytes,
+            symbol_offsets,
+        })
+    }
+
+    /// The index of the column `name`: its name, or its 1-based position (a table
+    /// loaded with `--no-header` names its columns `1`, `2`, …).
+    ///
+    /// # Errors
+    /// As [`harness::query::find_column`].
+    pub fn column_index(&self, name: &str) -> Result<usize, QueryError> {
+        let names: Vec<&[u8]> = self.manifest.columns.iter().map(|c| &c.name[..]).collect();
+        find_column(name, &names, true)
+    }
+
+    /// Column `k`'s files, mapped on first use (their sizes checked).
+    ///
+    /// # Errors
+    /// As [`Table::open`].
+    pub fn column(&self, k: usize) -> Result<&ColumnFiles, TableError> {
+        if let Some(files) = self.columns[k].get() {
+            return Ok(files);
+        }
+        let files = self.map_column(k, true)?;
+        Ok(self.columns[k].get_or_init(|| files))
+    }
+
+    // ANCHOR: to_scan
+    /// Column `k`'s files for a scan that reads every row of its `values` file: as
+    /// [`Table::column`] when an earlier query checked them; else mapped with every
+    /// size and every other file's checksum checked, and the `values` file's check
+    /// ([`Running`]) handed to the scan, which takes it as it reads and then gives
+    /// the files back to the table with [`Table::checked`].
+    ///
+    /// # Errors
+    /// As [`Table::open`].
+    pub(crate) fn column_to_scan(&self, k: usize) -> Result<ToScan<'_>, TableError> {
+        if let Some(files) = self.columns[k].get() {
+            return Ok(ToScan::Checked(files));
+        }
+        let files = self.map_column(k, false)?;
+        let check = Running::new(self.ids_under(k));
+        Ok(ToScan::Unchecked(files, check))
+    }
+
+    /// Ends the scan's check of column `k`'s `values` file, `check` the pieces of
+    /// every range joined in file order, and keeps the files for the next query.
+    ///
+    /// # Errors
+    /// [`TableError::NotATable`] as [`Table::open`]: the file's checksum is not the
+    /// manifest's, or a symbol id lies past its bound; the scan's answer is then
+    /// not to be given.
+    pub(crate) fn checked(
+        &self,
+        k: usize,
+        files: ColumnFiles,
+        check: Running,
+    ) -> Result<(), TableError> {
+        let path = column_file(&self.dir, k, "values");
+        check.finish(&self.dir, &self.manifest, &path)?;
+        let _ = self.columns[k].set(files);
+        Ok(())
+    }
+    // ANCHOR_END: to_scan
+
+    /// The bound of column `k`'s words when they are symbol ids, which index the
+    /// query's arrays and the symbol file.
+    fn ids_under(&self, k: usize) -> Option<Under> {
+        (self.manifest.columns[k].ty == ColumnType::String).then_some(Under {
+            width: 4,
+            bound: u64::from(self.manifest.columns[k].id_bound),
+            what: "a symbol id",
+        })
+    }
+
+    /// Column `k`'s files, mapped, each checked as [`map_exact`] does, but the
+    /// `values` file only for its size unless `check_values`.
+    fn map_column(&self, k: usize, check_values: bool) -> Result<ColumnFiles, TableError> {
+        let ty = self.manifest.columns[k].ty;
+        let rows = self.manifest.rows;
+        let file = |part| column_file(&self.dir, k, part);
+        // A text column's offsets are 4 or 8 bytes by its text's size, read off its
+        // file; its last offset must then be that size.
+        let text_bytes = match ty {
+            ColumnType::Text => std::fs::metadata(file("text"))
+                .map_err(|e| TableError::NotATable(self.dir.clone(), format!("col{k}.text: {e}")))?
+                .len(),
+            _ => 0,
+        };
+        let width = ty.values_width(text_bytes);
+        let len = rows * width as u64;
+        let values = if check_values {
+            map_exact(
+                &self.dir,
+                &self.manifest,
+                &file("values"),
+                len,
+                self.ids_under(k),
+            )?
+        } else {
+            map_sized(&self.dir, &file("values"), len)?
+        };
+        let valid = ty
+            .has_validity()
+            .then(|| {
+                map_exact(
+                    &self.dir,
+                    &self.manifest,
+                    &file("valid"),
+                    rows.div_ceil(64) * 8,
+                    None,
+                )
+            })
+            .transpose()?;
+        let exact = (ty == ColumnType::Float64)
+            .then(|| map_exact(&self.dir, &self.manifest, &file("exact"), rows * 16, None))
+            .transpose()?;
+        let text = (ty == ColumnType::Text)
+            .then(|| {
+                // The text file ends where the last row's bytes do.
+                let len = rows
+                    .checked_sub(1)
+                    .map_or(0, |last| offset_at(&values, width, last as usize));
+                map_exact(&self.dir, &self.manifest, &file("text"), len, None)
+            })
+            .transpose()?;
+        Ok(ColumnFiles {
+            ty,
+            values,
+            valid,
+            exact,
+            text,
+            width,
+        })
+    }
+
+    /// The bytes of symbol `id`.
+    pub fn symbol(&self, id: u32) -> &[u8] {
+        let (start, end) = (
+            u64_at(&self.symbol_offsets, id as usize),
+            u64_at(&self.symbol_offsets, id as usize + 1),
+        );
+        &self.symbol_bytes[start as usize..end as usize]
+    }
+}
+
+/// Element `i` of a little-endian `u64` array.
+pub(crate) fn u64_at(bytes: &[u8], i: usize) -> u64 {
+    offset_at(bytes, 8, i)
+}
+
+/// Element `i` of a little-endian array of `width`-byte unsigned integers, `width`
+/// 4 or 8 (each a load of its own size, not a copy of a run-time length).
+#[inline]
+pub(crate) fn offset_at(bytes: &[u8], width: usize, i: usize) -> u64 {
+    match width {
+        4 => u64::from(u32::from_le_bytes(
+            bytes[4 * i..4 * i + 4].try_into().expect("4 bytes"),
+        )),
+        _ => u64::from_le_bytes(bytes[8 * i..8 * i + 8].try_into().expect("8 bytes")),
+    }
+}
+
+/// One value read back from a column.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value<'t> {
+    /// An empty field of a typed column.
+    Null,
+    /// `int64`.
+    Int(i64),
+    /// `decimal` or `float64`: the field's `f64`, as step 10's value parser gives it.
+    Float(f64),
+    /// `date`: days since 1970-01-01.
+    Date(i32),
+    /// `bool`.
+    Bool(bool),
+    /// `string` or `text`: the field's bytes.
+    Str(&'t [u8]),
+}
+
+impl ColumnFiles {
+    /// Row `i`'s value; `table` gives the symbols.
+    pub fn value<'t>(&'t self, table: &'t Table, i: usize) -> Value<'t> {
+        match (self.ty, self.value_at(i)) {
+            (ColumnType::String, Value::Str(id)) => Value::Str(table.symbol(u32::from_le_bytes(
+                id.try_into().expect("a string column's id is 4 bytes"),
+            ))),
+            (_, value) => value,
+        }
+    }
+
+    // ANCHOR: text_at
+    /// Row `i`'s bytes in a `text` column: from where row `i - 1`'s end to where its
+    /// own do. Offsets out of order (a damaged file) give no bytes, not a panic.
+    #[inline]
+    pub fn text_at(&self, i: usize) -> &[u8] {
+        let start = if i == 0 {
+            0
+        } else {
+            offset_at(&self.values, self.width, i - 1)
+        };
+        let end = offset_at(&self.values, self.width, i);
+        let text = self.text.as_deref().unwrap_or_default();
+        text.get(start as usize..end as usize).unwrap_or_default()
+    }
+    // ANCHOR_END: text_at
+
+    /// Whether row `i` has a value (not NULL): its bit in `col{k}.valid`; always, in
+    /// a string column.
+    #[inline]
+    pub fn is_valid(&self, i: usize) -> bool {
+        self.valid
+            .as_ref()
+            .is_none_or(|v| v[i / 8] >> (i % 8) & 1 == 1)
+    }
+
+    /// Row `i`'s value, a `string` as `Str` of its id's four bytes (no table at hand),
+    /// a `text` as its bytes.
+    #[inline]
+    pub fn value_at(&self, i: usize) -> Value<'_> {
+        if !self.is_valid(i) {
+            return Value::Null;
+        }
+        let w = self.width;
+        let raw = &self.values[i * w..i * w + w];
+        let word = |n: usize| {
+            let mut b = [0u8; 8];
+            b[..n].copy_from_slice(raw);
+            u64::from_le_bytes(b)
+        };
+        match self.ty {
+            ColumnType::Int64 => Value::Int(word(8) as i64),
+            ColumnType::Decimal { scale } => Value::Float(decimal_to_f64(word(8) as i64, scale)),
+            ColumnType::Float64 => Value::Float(f64::from_bits(word(8))),
+            ColumnType::Date => Value::Date(word(4) as u32 as i32),
+            ColumnType::Bool => Value::Bool(raw[0] == 1),
+            ColumnType::String => Value::Str(raw),
+            ColumnType::Text => Value::Str(self.text_at(i)),
+        }
+    }
+}
+
+// ANCHOR: prefetch
+/// Asks the CPU to start loading row `i`'s value of `column` into the cache, without
+/// waiting for it; a hint, nothing on CPUs other than x86-64. A scan whose work per
+/// row is a few instructions waits on each new cache line without it; with it, the
+/// loads of the rows ahead overlap (the chapter measures it).
+#[inline]
+pub fn prefetch(column: &ColumnFiles, i: usize) {
+    let Some(bytes) = column.values.get(column.width * i..) else {
+        return;
+    };
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 CPU has; it is a hint that
+    // reads no memory the program can see and never faults, and the pointer is in
+    // bounds of the mapping anyway.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(bytes.as_ptr().cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = bytes;
+}
+// ANCHOR_END: prefetch
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_are_read_in_either_width() {
+        let wide: Vec<u8> = [7u64, u64::from(u32::MAX) + 9]
+            .iter()
+            .flat_map(|o| o.to_le_bytes())
+            .collect();
+        let narrow: Vec<u8> = [7u32, u32::MAX]
+            .iter()
+            .flat_map(|o| o.to_le_bytes())
+            .collect();
+        assert_eq!(offset_at(&wide, 8, 1), u64::from(u32::MAX) + 9);
+        assert_eq!(offset_at(&narrow, 4, 0), 7);
+        assert_eq!(offset_at(&narrow, 4, 1), u64::from(u32::MAX));
+    }
+}
