@@ -19,6 +19,10 @@ milliseconds), and prints each row's best run as a table:
 
   | step | idea added | MB/s | Mrows/s | heap allocs/pass | x step 1 | % of limit |
 
+A step that loads the file into a table (11 and 12) is two rows: the load (MB/s of CSV
+loaded) and the query over the table it loaded (MB/s of the CSV the table stands for,
+and its speedup over the CSV query, both timed in the step's process).
+
 Every step binary passes the gate before it measures; bench.sh stops, naming the step,
 when a gate fails, a run fails, or a step's fingerprint (records, fields, bytes) differs
 from the first step's on the same file. The baseline (the csv crate) is measured even
@@ -57,10 +61,12 @@ Options:
                  table shows the best of all runs (MB/s) and each process's first run
                  (first run MB/s, the median over the rounds), so that a first-touch cost
                  shows as a gap between the two instead of hiding in one figure
-  --steps LIST   only these steps, e.g. 1,3,4 [default: every steps/stepN_* crate]
+  --steps LIST   only these steps, e.g. 1,3,4 [default: every steps/stepN_* crate but
+                 one whose Cargo.toml says `bench = "not by default"` (step 12, whose
+                 row would be step 11's: its index is timed by `cargo bench -p step12`)]
   --threads [N]  add a limit row counted on N threads [default N: every core], and
                  for each step that runs on every core (one that takes --threads:
-                 steps 10 and 11) a second row on one thread (its --threads 1), so
+                 steps 10, 11 and 12) a second row on one thread (its --threads 1), so
                  that the table shows what the cores bring; those steps' own rows and
                  the peers use every core whatever N is (the table notes which rows
                  ran on more than one thread)
@@ -257,10 +263,19 @@ while read -r line; do all_steps+=("$line"); done < <(
     echo "$n $package"
   done | sort -n
 )
+# Steps that run only when --steps names them ([package.metadata.tutorial] in Cargo.toml).
+not_by_default=" "
+for dir in steps/step*_*/; do
+  n=${dir#steps/step}
+  n=${n%%_*}
+  grep -qx 'bench = "not by default"' "$dir/Cargo.toml" 2>/dev/null && not_by_default+="$n "
+done
 [[ ${#all_steps[@]} -gt 0 ]] || die "no steps found under steps/ (crates steps/stepN_*)"
 steps=()
 if [[ -z $steps_list ]]; then
-  steps=("${all_steps[@]}")
+  for s in "${all_steps[@]}"; do
+    [[ $not_by_default == *" ${s%% *} "* ]] || steps+=("$s")
+  done
 else
   IFS=, read -r -a wanted <<<"$steps_list"
   for n in "${wanted[@]}"; do
