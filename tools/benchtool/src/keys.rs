@@ -28,6 +28,7 @@ use std::path::{Path, PathBuf};
 use harness::run::measure::thousands;
 use serde_json::Value;
 
+use crate::error::{Error, Result};
 use crate::figures::row_id;
 use crate::report::{commit_short, s};
 
@@ -77,13 +78,14 @@ fn parse_folder(name: &str) -> Option<(u64, Option<u64>)> {
 /// order.
 ///
 /// # Errors
-/// A message when `dir` cannot be read, has no `keys-N` folder, or a folder has no
+/// [`Error::Io`] when `dir` cannot be read, [`Error::NoKeysFolder`] when it has no
+/// `keys-N` folder, [`Error::NoKeysResults`] or [`Error::Json`] when a folder has no
 /// readable `results.json`.
-pub fn read_runs(dir: &Path) -> Result<Vec<Run>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn read_runs(dir: &Path) -> Result<Vec<Run>> {
+    let entries = std::fs::read_dir(dir).map_err(Error::io(dir))?;
     let mut found: Vec<(PathBuf, u64, Option<u64>)> = Vec::new();
     for entry in entries {
-        let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
+        let entry = entry.map_err(Error::io(dir))?;
         let name = entry.file_name();
         if let Some((keys, rows)) = name.to_str().and_then(parse_folder) {
             if entry.path().is_dir() {
@@ -101,24 +103,19 @@ pub fn read_runs(dir: &Path) -> Result<Vec<Run>, String> {
     } else {
         let most = by_rows.iter().max_by_key(|(rows, n)| (**n, **rows));
         let Some((rows, _)) = most else {
-            return Err(format!(
-                "{}: no keys-N folder: record some with ./bench.sh --keys N --record",
-                dir.display()
-            ));
+            return Err(Error::NoKeysFolder { dir: dir.into() });
         };
         *rows
     };
     let mut runs = Vec::new();
     for (path, keys, rows) in found.into_iter().filter(|f| f.2 == chosen) {
         let json = path.join("results.json");
-        let text = std::fs::read_to_string(&json).map_err(|e| {
-            format!(
-                "{}: {e} (a recording of ./bench.sh --keys {keys} --record has one)",
-                json.display()
-            )
+        let text = std::fs::read_to_string(&json).map_err(|source| Error::NoKeysResults {
+            path: json.clone(),
+            keys,
+            source,
         })?;
-        let results =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", json.display()))?;
+        let results = serde_json::from_str(&text).map_err(Error::json(&json))?;
         runs.push(Run {
             dir: path,
             keys,
@@ -293,23 +290,23 @@ fn folder_name(run: &Run) -> String {
 /// the paths written.
 ///
 /// # Errors
-/// A message when there is no recording to draw (see [`read_runs`]), or they have no
-/// engine with a time, or a file cannot be written.
-pub fn write(dir: &Path) -> Result<Vec<PathBuf>, String> {
+/// [`read_runs`]'s when there is no recording to draw, [`Error::NoKeysTimes`] when
+/// they have no engine with a time, [`Error::Draw`] or [`Error::Io`] when a file
+/// cannot be written.
+pub fn write(dir: &Path) -> Result<Vec<PathBuf>> {
     let runs = read_runs(dir)?;
     let series = series(&runs);
     if series.iter().all(|x| x.points.is_empty()) {
         let folders: Vec<String> = runs.iter().map(folder_name).collect();
-        return Err(format!(
-            "{}: no step, yardstick or peer with a time in {}",
-            dir.display(),
-            folders.join(", ")
-        ));
+        return Err(Error::NoKeysTimes {
+            dir: dir.into(),
+            folders,
+        });
     }
     let svg = dir.join("keys.svg");
     chart::write_svg(&runs, &series, &svg)?;
     let md = dir.join("keys.md");
-    std::fs::write(&md, markdown(&runs, &series)).map_err(|e| format!("{}: {e}", md.display()))?;
+    std::fs::write(&md, markdown(&runs, &series)).map_err(Error::io(&md))?;
     Ok(vec![svg, md])
 }
 
@@ -457,13 +454,13 @@ mod tests {
     #[test]
     fn no_recording_is_a_clear_error() {
         let dir = temp_dir("empty");
-        let empty = write(&dir).unwrap_err();
+        let empty = write(&dir).unwrap_err().to_string();
         assert!(empty.contains("no keys-N folder"), "{empty}");
         std::fs::create_dir_all(dir.join("keys-10")).unwrap();
-        let missing = write(&dir).unwrap_err();
+        let missing = write(&dir).unwrap_err().to_string();
         assert!(missing.contains("keys-10/results.json"), "{missing}");
         std::fs::remove_dir_all(&dir).unwrap();
-        let gone = write(&dir).unwrap_err();
+        let gone = write(&dir).unwrap_err().to_string();
         assert!(gone.contains(&dir.display().to_string()), "{gone}");
     }
 

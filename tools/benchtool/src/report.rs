@@ -31,6 +31,8 @@ use std::path::{Path, PathBuf};
 use harness::run::measure::thousands;
 use serde_json::{Value, json};
 
+use crate::error::{BadRun, Error, Result};
+
 /// What a row is: a step of the ladder, the csv crate's baseline, or a limit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Role {
@@ -55,11 +57,11 @@ impl Role {
         }
     }
 
-    fn parse(name: &str) -> Result<Role, String> {
+    fn parse(name: &str) -> Result<Role> {
         [Role::Step, Role::Baseline, Role::Peer, Role::Limit]
             .into_iter()
             .find(|r| r.name() == name)
-            .ok_or_else(|| format!("unknown role `{name}`"))
+            .ok_or_else(|| Error::UnknownRole(name.to_string()))
     }
 }
 
@@ -226,29 +228,28 @@ pub fn one_thread_of_many(run: &Value) -> bool {
 /// pass, then its query), then the limits by thread count.
 ///
 /// # Errors
-/// A message naming the first line that is not a run.
-pub fn rows(runs_file: &str) -> Result<Vec<Row>, String> {
+/// [`Error::RunsFile`] naming the first line that is not a run, or
+/// [`Error::UnknownRole`].
+pub fn rows(runs_file: &str) -> Result<Vec<Row>> {
     let mut rows: Vec<Row> = Vec::new();
     for (i, line) in runs_file
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
     {
-        let bad = |what: &str| format!("runs file, line {}: {what}", i + 1);
-        let value: Value = serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?;
-        let role = Role::parse(value["role"].as_str().ok_or_else(|| bad("no role"))?)?;
+        let bad = |why: BadRun| Error::RunsFile { line: i + 1, why };
+        let value: Value = serde_json::from_str(line).map_err(|e| bad(BadRun::Json(e)))?;
+        let role = Role::parse(value["role"].as_str().ok_or_else(|| bad(BadRun::NoRole))?)?;
         let result = value["result"].clone();
         let failed_peer = role == Role::Peer && result["failed"].is_string();
         if !result["best_s"].is_number() && !failed_peer {
-            return Err(bad("no measurement (best_s) in the result"));
+            return Err(bad(BadRun::NoMeasurement));
         }
         if role != Role::Peer && result["build"] != "release" {
-            return Err(bad(&format!(
-                "{} was not a release build (build: {}): its numbers are not representative, \
-                 and bench.sh measures release builds only (cargo build --release)",
-                s(&result["step"]),
-                result["build"]
-            )));
+            return Err(bad(BadRun::NotRelease {
+                step: s(&result["step"]).to_string(),
+                build: result["build"].clone(),
+            }));
         }
         let mut found = vec![table_query(&result)];
         found.insert(0, Some(result));
@@ -338,9 +339,9 @@ pub struct RunInfo {
 /// The measured file's size and line endings, counted once.
 ///
 /// # Errors
-/// A message when the file cannot be read.
-pub fn file_info(path: &Path) -> Result<Value, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// [`Error::Io`] when the file cannot be read.
+pub fn file_info(path: &Path) -> Result<Value> {
+    let bytes = std::fs::read(path).map_err(Error::io(path))?;
     let lfs = memchr::memchr_iter(b'\n', &bytes).count();
     let crlfs = memchr::memmem::find_iter(&bytes, b"\r\n").count();
     let line_ending = line_ending(lfs as u64, crlfs as u64);
@@ -1035,7 +1036,7 @@ mod tests {
     #[test]
     fn a_dev_build_is_refused() {
         let dev = run("step", "step5", 5, 0.1, 500.0).replace("\"release\"", "\"dev\"");
-        let err = rows(&dev).unwrap_err();
+        let err = rows(&dev).unwrap_err().to_string();
         assert!(
             err.contains("step5 was not a release build") && err.contains("line 1"),
             "{err}"
@@ -1044,7 +1045,9 @@ mod tests {
 
     #[test]
     fn a_line_that_is_not_a_run_is_named() {
-        let err = rows("\n{\"role\": \"step\", \"result\": {}}").unwrap_err();
+        let err = rows("\n{\"role\": \"step\", \"result\": {}}")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("line 2"), "{err}");
     }
 }
