@@ -19,6 +19,8 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde_json::Value;
 
+use crate::error::{Error, Result};
+
 const STEP: RGBColor = RGBColor(0x3b, 0x6e, 0xa8);
 const BASELINE: RGBColor = RGBColor(0xe0, 0x8a, 0x1e);
 const PEER: RGBColor = RGBColor(0x7b, 0x4f, 0x9d);
@@ -65,11 +67,12 @@ struct Bar {
 /// Writes the chart of `results` (the JSON of [`crate::report::results`]) to `out`.
 ///
 /// # Errors
-/// A message when `results` has no rows or the file cannot be written.
-pub fn write_svg(results: &Value, out: &Path) -> Result<(), String> {
+/// [`Error::NoRows`] when `results` has no rows, [`Error::Draw`] when the file cannot
+/// be written.
+pub fn write_svg(results: &Value, out: &Path) -> Result {
     let bars: Vec<Bar> = results["rows"]
         .as_array()
-        .ok_or("results.json has no rows")?
+        .ok_or(Error::NoRows)?
         .iter()
         .filter_map(|row| {
             Some(Bar {
@@ -81,7 +84,7 @@ pub fn write_svg(results: &Value, out: &Path) -> Result<(), String> {
         })
         .collect();
     if bars.is_empty() {
-        return Err("results.json has no rows".to_string());
+        return Err(Error::NoRows);
     }
     let panels = panels(&bars);
     let height = TITLE_PX
@@ -91,9 +94,8 @@ pub fn write_svg(results: &Value, out: &Path) -> Result<(), String> {
             .map(|(_, b)| PANEL_PX + BAR_PX * b.len() as u32)
             .sum::<u32>();
     let root = SVGBackend::new(out, (1100, height)).into_drawing_area();
-    draw(&root, results, &bars).map_err(|e| format!("{}: {e}", out.display()))?;
-    root.present()
-        .map_err(|e| format!("{}: {e}", out.display()))
+    draw(&root, results, &bars).map_err(Error::draw(out))?;
+    root.present().map_err(Error::draw(out))
 }
 
 /// The panels that have bars, each with its bars in table order.

@@ -2,6 +2,7 @@
 //! harness so that steps stay light to build (plotters is a dependency of this crate
 //! only).
 //!
+//! - [`error`]: why a command failed, the line `main` prints.
 //! - [`limit`]: the `limit` row, an LF count with `memchr` over a memory map, on one
 //!   core or on N threads; it prints the same JSON as a step.
 //! - [`report`]: groups the runs `bench.sh` collected into rows (best of N each),
@@ -16,7 +17,10 @@
 //! second.
 
 pub mod chart;
+pub mod error;
 pub mod figures;
 pub mod keys;
 pub mod limit;
 pub mod report;
+
+pub use error::{Error, Result};

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use benchtool::report::{self, Meta, RunInfo};
-use benchtool::{chart, figures, limit};
+use benchtool::{Error, Result, chart, figures, limit};
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 use harness::Fingerprint;
 use harness::run::measure::{Measurement, time_runs};
@@ -165,16 +165,12 @@ fn command() -> Command {
         .subcommands([limit, report, markdown, chart, keys])
 }
 
-fn run_limit(m: &ArgMatches) -> Result<(), String> {
-    let path = harness::run::cli::bench_input(m.get_one::<PathBuf>("file").map(PathBuf::as_path))
-        .map_err(|e| e.to_string())?;
+fn run_limit(m: &ArgMatches) -> Result {
+    let path = harness::run::cli::bench_input(m.get_one::<PathBuf>("file").map(PathBuf::as_path))?;
     let threads = *m.get_one::<u64>("threads").expect("has a default");
     let runs = *m.get_one::<u32>("runs").expect("has a default");
-    let (counts, times, allocs) =
-        time_runs(runs, || limit::count_lfs(&path, threads as usize)).map_err(|e| e.to_string())?;
-    let bytes = std::fs::metadata(&path)
-        .map_err(|e| format!("{}: {e}", path.display()))?
-        .len();
+    let (counts, times, allocs) = time_runs(runs, || limit::count_lfs(&path, threads as usize))?;
+    let bytes = std::fs::metadata(&path).map_err(Error::io(&path))?.len();
     let cores = if threads == 1 {
         "1 core".to_string()
     } else {
@@ -204,7 +200,7 @@ fn run_limit(m: &ArgMatches) -> Result<(), String> {
     Ok(())
 }
 
-fn run_report(m: &ArgMatches) -> Result<(), String> {
+fn run_report(m: &ArgMatches) -> Result {
     let get = |name: &str| m.get_one::<String>(name).cloned().unwrap_or_default();
     let path = |name: &str| m.get_one::<PathBuf>(name).expect("required").clone();
     // An option bench.sh did not give is `?`: left out of results.json (empty).
@@ -237,8 +233,7 @@ fn run_report(m: &ArgMatches) -> Result<(), String> {
         },
     };
     let runs_file = path("runs-file");
-    let text =
-        std::fs::read_to_string(&runs_file).map_err(|e| format!("{}: {e}", runs_file.display()))?;
+    let text = std::fs::read_to_string(&runs_file).map_err(Error::io(&runs_file))?;
     let rows = report::rows(&text)?;
     let results = report::results(&meta, report::file_info(&meta.file)?, &rows);
     let out_dir = path("out-dir");
@@ -247,7 +242,7 @@ fn run_report(m: &ArgMatches) -> Result<(), String> {
     Ok(())
 }
 
-fn run_markdown(m: &ArgMatches) -> Result<(), String> {
+fn run_markdown(m: &ArgMatches) -> Result {
     let results_path = m.get_one::<PathBuf>("results").expect("required");
     let results = read_results(results_path)?;
     let out_dir = match m.get_one::<PathBuf>("out-dir") {
@@ -261,7 +256,7 @@ fn run_markdown(m: &ArgMatches) -> Result<(), String> {
 }
 
 /// `table.md`, `figures.md` and `rows.md` of `results` in `out_dir`; returns the table.
-fn write_markdown(results: &serde_json::Value, out_dir: &Path) -> Result<String, String> {
+fn write_markdown(results: &serde_json::Value, out_dir: &Path) -> Result<String> {
     let table = format!("{}\n{}", report::preamble(results), report::table(results));
     write(&out_dir.join("table.md"), &table)?;
     write(&out_dir.join("figures.md"), &figures::figures(results))?;
@@ -269,17 +264,17 @@ fn write_markdown(results: &serde_json::Value, out_dir: &Path) -> Result<String,
     Ok(table)
 }
 
-fn read_results(path: &Path) -> Result<serde_json::Value, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+fn read_results(path: &Path) -> Result<serde_json::Value> {
+    let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
+    serde_json::from_str(&text).map_err(Error::json(path))
 }
 
-fn run_chart(m: &ArgMatches) -> Result<(), String> {
+fn run_chart(m: &ArgMatches) -> Result {
     let results = read_results(m.get_one::<PathBuf>("results").expect("required"))?;
     chart::write_svg(&results, m.get_one::<PathBuf>("out").expect("required"))
 }
 
-fn run_keys(m: &ArgMatches) -> Result<(), String> {
+fn run_keys(m: &ArgMatches) -> Result {
     let dir = m.get_one::<PathBuf>("dir").expect("required");
     for path in benchtool::keys::write(dir)? {
         eprintln!("Wrote {}", path.display());
@@ -287,6 +282,6 @@ fn run_keys(m: &ArgMatches) -> Result<(), String> {
     Ok(())
 }
 
-fn write(path: &Path, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+fn write(path: &Path, text: &str) -> Result {
+    std::fs::write(path, text).map_err(Error::io(path))
 }

@@ -4,8 +4,7 @@
 //! left out ([`source`]).
 //!
 //! - `cargo x lint` (run by `cargo x ci`): no `Result<_, String>` ([`strings`]); each
-//!   is printed as `FILE:LINE: TYPE`. The paths of [`PENDING`] are skipped while other
-//!   work of #63 gives them error types.
+//!   is printed as `FILE:LINE: TYPE`.
 //! - `cargo x lint --circles`: every circle between the top-level modules of one
 //!   crate ([`circles`]), printed with one use of each edge as `FILE:LINE`; it fails
 //!   when there is one. Not yet run by `cargo x ci`: the steps' circles are cut in
@@ -31,15 +30,6 @@ pub struct Args {
     #[arg(long)]
     circles: bool,
 }
-
-/// Paths (from the workspace's root) whose `Result<_, String>` other work of #63
-/// replaces: benchtool's (with its report's rooms), and steps 11 and 12's table
-/// manifest (with their table code). An entry goes when its work lands.
-pub const PENDING: [&str; 3] = [
-    "tools/benchtool/",
-    "steps/step11_columnar/src/splayed/manifest.rs",
-    "steps/step12_index/src/splayed/manifest.rs",
-];
 
 /// A workspace member's library code.
 struct Crate {
@@ -74,9 +64,6 @@ fn check_strings(crates: &[Crate]) -> Result {
         for (path, code) in &krate.files {
             let shown = krate.dir.join("src").join(path);
             let shown = shown.to_string_lossy();
-            if PENDING.iter().any(|p| shown.starts_with(p)) {
-                continue;
-            }
             files += 1;
             for hit in strings::string_errors(code) {
                 println!("{shown}:{}: {}", hit.line, hit.text);
@@ -91,10 +78,8 @@ fn check_strings(crates: &[Crate]) -> Result {
         ));
     }
     println!(
-        "lint: no `Result<_, String>` in the library code of {} crates ({files} files; \
-         pending in other work of #63: {})",
-        crates.len(),
-        PENDING.join(", ")
+        "lint: no `Result<_, String>` in the library code of {} crates ({files} files)",
+        crates.len()
     );
     Ok(())
 }

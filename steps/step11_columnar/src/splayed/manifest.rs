@@ -3,6 +3,8 @@
 //! directory without one is not a table.
 
 use std::collections::BTreeMap;
+use std::fmt;
+use std::num::TryFromIntError;
 
 use harness::query::key_text;
 use serde_json::{Value, json};
@@ -45,6 +47,118 @@ pub struct Manifest {
     pub checksums: BTreeMap<String, u32>,
 }
 
+/// Why a manifest is refused: what is missing or wrong in it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ManifestError {
+    /// Another format, or another version of this one: the two as the JSON has them.
+    Format {
+        /// The `format` field.
+        format: Value,
+        /// The `version` field.
+        version: Value,
+    },
+    /// The text's checksum does not match the rest of it.
+    Checksum,
+    /// A field the manifest must have is not there or of the wrong kind: the words
+    /// that name it (`its columns`, `the number "rows"`).
+    Lacks(String),
+    /// A column has no name.
+    NamelessColumn,
+    /// A column's name is not a text [`key_text`] makes.
+    BadName(String),
+    /// A column's type is none of [`ColumnType`]'s.
+    UnknownType(String),
+    /// A column's `id_bound` does not fit a `u32`.
+    IdBound(TryFromIntError),
+    /// A file's checksum is not a `u32`: the file's name.
+    BadChecksum(String),
+    /// More rows than a file of 16 bytes a row can hold.
+    TooManyRows(u64),
+    /// More symbols than a `u32` id can name.
+    TooManySymbols(u64),
+    /// More symbols than the table has string fields.
+    SymbolsPastStrings(u64),
+    /// A file's name that is a path, not a name in the table's directory.
+    NotAFileName(String),
+    /// A column's `id_bound` past the table's symbols.
+    IdBoundPastSymbols {
+        /// The column's name, as [`key_text`].
+        column: String,
+        /// Its `id_bound`.
+        id_bound: u32,
+        /// The table's symbols.
+        symbols: u64,
+    },
+    /// A column with more NULLs than rows.
+    NullsPastRows {
+        /// The column's name, as [`key_text`].
+        column: String,
+        /// Its NULLs.
+        nulls: u64,
+        /// The table's rows.
+        rows: u64,
+    },
+    /// A column of a type without validity bits, with NULLs.
+    NullsWithoutValidity {
+        /// The column's name, as [`key_text`].
+        column: String,
+        /// Its type.
+        ty: ColumnType,
+        /// Its NULLs.
+        nulls: u64,
+    },
+}
+
+impl fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ManifestError as E;
+        match self {
+            E::Format { format, version } => write!(
+                f,
+                "not a {FORMAT} of version {VERSION}: format {format}, version {version}"
+            ),
+            E::Checksum => f.write_str(
+                "the manifest does not match its checksum: it was edited or damaged after \
+                 the load",
+            ),
+            E::Lacks(what) => write!(f, "the manifest lacks {what}"),
+            E::NamelessColumn => f.write_str("a column without a name"),
+            E::BadName(name) => write!(f, "a bad column name {name:?}"),
+            E::UnknownType(name) => write!(f, "column {name:?} has no known type"),
+            E::IdBound(e) => e.fmt(f),
+            E::BadChecksum(name) => write!(f, "a bad checksum of {name}"),
+            E::TooManyRows(rows) => write!(f, "{rows} rows is more than a file can hold"),
+            E::TooManySymbols(n) => write!(f, "{n} symbols is more than a u32 id can name"),
+            E::SymbolsPastStrings(n) => {
+                write!(f, "{n} symbols is more than the table's string fields")
+            }
+            E::NotAFileName(name) => {
+                write!(f, "{name:?} is not a file name of the table's directory")
+            }
+            E::IdBoundPastSymbols {
+                column,
+                id_bound,
+                symbols,
+            } => write!(
+                f,
+                "column {column:?} has an id bound of {id_bound}, past the table's {symbols} \
+                 symbols"
+            ),
+            E::NullsPastRows {
+                column,
+                nulls,
+                rows,
+            } => write!(f, "column {column:?} has {nulls} NULLs in {rows} rows"),
+            E::NullsWithoutValidity { column, ty, nulls } => write!(
+                f,
+                "column {column:?} is {ty}, which holds no NULLs, but has {nulls} of them"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ManifestError {}
+
 /// The CRC-32 (IEEE 802.3, as zlib's) of `bytes`, by `crc32fast` (its PCLMULQDQ
 /// folding where the CPU has it).
 pub fn checksum(bytes: &[u8]) -> u32 {
@@ -82,54 +196,53 @@ impl Manifest {
     /// Reads the JSON of [`Manifest::to_json`].
     ///
     /// # Errors
-    /// A message naming what is missing or wrong (another format or version, a field
-    /// that is not there or of the wrong kind).
-    pub fn from_json(value: &Value) -> Result<Manifest, String> {
+    /// A [`ManifestError`] naming what is missing or wrong (another format or
+    /// version, a field that is not there or of the wrong kind).
+    pub fn from_json(value: &Value) -> Result<Manifest, ManifestError> {
         if value["format"] != FORMAT || value["version"] != VERSION {
-            return Err(format!(
-                "not a {FORMAT} of version {VERSION}: format {}, version {}",
-                value["format"], value["version"]
-            ));
+            return Err(ManifestError::Format {
+                format: value["format"].clone(),
+                version: value["version"].clone(),
+            });
         }
         if value["checksum"].as_u64() != Some(u64::from(text_checksum(value))) {
-            return Err(
-                "the manifest does not match its checksum: it was edited or \
-                        damaged after the load"
-                    .into(),
-            );
+            return Err(ManifestError::Checksum);
         }
+        let lacks = |what: &str| ManifestError::Lacks(what.to_string());
         let number = |v: &Value, name: &str| {
             v[name]
                 .as_u64()
-                .ok_or_else(|| format!("the manifest lacks the number {name:?}"))
+                .ok_or_else(|| lacks(&format!("the number {name:?}")))
         };
         let columns = value["columns"]
             .as_array()
-            .ok_or("the manifest lacks its columns")?
+            .ok_or_else(|| lacks("its columns"))?
             .iter()
             .map(|c| {
-                let name = c["name"].as_str().ok_or("a column without a name")?;
+                let name = c["name"].as_str().ok_or(ManifestError::NamelessColumn)?;
                 let ty = c["type"].as_str().and_then(ColumnType::parse);
                 Ok(Column {
-                    name: from_key_text(name).ok_or(format!("a bad column name {name:?}"))?,
-                    ty: ty.ok_or(format!("column {name:?} has no known type"))?,
+                    name: from_key_text(name)
+                        .ok_or_else(|| ManifestError::BadName(name.to_string()))?,
+                    ty: ty.ok_or_else(|| ManifestError::UnknownType(name.to_string()))?,
                     nulls: number(c, "nulls")?,
-                    id_bound: u32::try_from(number(c, "id_bound")?).map_err(|e| e.to_string())?,
+                    id_bound: u32::try_from(number(c, "id_bound")?)
+                        .map_err(ManifestError::IdBound)?,
                 })
             })
-            .collect::<Result<Vec<Column>, String>>()?;
+            .collect::<Result<Vec<Column>, ManifestError>>()?;
         let checksums = value["files"]
             .as_object()
-            .ok_or("the manifest lacks its files' checksums")?
+            .ok_or_else(|| lacks("its files' checksums"))?
             .iter()
             .map(|(name, crc)| {
                 let crc = crc.as_u64().and_then(|c| u32::try_from(c).ok());
                 Ok((
                     name.clone(),
-                    crc.ok_or(format!("a bad checksum of {name}"))?,
+                    crc.ok_or_else(|| ManifestError::BadChecksum(name.clone()))?,
                 ))
             })
-            .collect::<Result<BTreeMap<String, u32>, String>>()?;
+            .collect::<Result<BTreeMap<String, u32>, ManifestError>>()?;
         let manifest = Manifest {
             rows: number(value, "rows")?,
             symbols: number(value, "symbols")?,
@@ -145,25 +258,19 @@ impl Manifest {
     /// `rows` times a row's bytes, fits a `u64`; every symbol id fits a `u32`; a
     /// column's `id_bound`, the size of the query's array, is at most `symbols`; a
     /// column has at most `rows` NULLs, and a string or text column none.
-    fn check_bounds(&self) -> Result<(), String> {
+    fn check_bounds(&self) -> Result<(), ManifestError> {
         // 16 bytes a row is the widest file (a float64's exact sums).
         if self.rows > u64::MAX / 16 {
-            return Err(format!("{} rows is more than a file can hold", self.rows));
+            return Err(ManifestError::TooManyRows(self.rows));
         }
         if self.symbols > u64::from(u32::MAX) + 1 {
-            return Err(format!(
-                "{} symbols is more than a u32 id can name",
-                self.symbols
-            ));
+            return Err(ManifestError::TooManySymbols(self.symbols));
         }
         // Each symbol is some row's string: a query's arrays are never longer than
         // the table's strings.
         let strings = self.columns.iter().filter(|c| c.ty == ColumnType::String);
         if self.symbols > self.rows.saturating_mul(strings.count() as u64) {
-            return Err(format!(
-                "{} symbols is more than the table's string fields",
-                self.symbols
-            ));
+            return Err(ManifestError::SymbolsPastStrings(self.symbols));
         }
         // A file of the table is a name in its directory, never a path elsewhere.
         if let Some(name) = self
@@ -171,30 +278,31 @@ impl Manifest {
             .keys()
             .find(|n| n.is_empty() || n.contains(['/', '\\']) || *n == "." || *n == "..")
         {
-            return Err(format!(
-                "{name:?} is not a file name of the table's directory"
-            ));
+            return Err(ManifestError::NotAFileName(name.clone()));
         }
         for c in &self.columns {
-            let name = key_text(&c.name);
+            let column = key_text(&c.name);
             if u64::from(c.id_bound) > self.symbols {
-                return Err(format!(
-                    "column {name:?} has an id bound of {}, past the table's {} symbols",
-                    c.id_bound, self.symbols
-                ));
+                return Err(ManifestError::IdBoundPastSymbols {
+                    column,
+                    id_bound: c.id_bound,
+                    symbols: self.symbols,
+                });
             }
             if c.nulls > self.rows {
-                return Err(format!(
-                    "column {name:?} has {} NULLs in {} rows",
-                    c.nulls, self.rows
-                ));
+                return Err(ManifestError::NullsPastRows {
+                    column,
+                    nulls: c.nulls,
+                    rows: self.rows,
+                });
             }
             // A string or text column has no validity bits, so no NULLs to count.
             if !c.ty.has_validity() && c.nulls != 0 {
-                return Err(format!(
-                    "column {name:?} is {}, which holds no NULLs, but has {} of them",
-                    c.ty, c.nulls
-                ));
+                return Err(ManifestError::NullsWithoutValidity {
+                    column,
+                    ty: c.ty,
+                    nulls: c.nulls,
+                });
             }
         }
         Ok(())
@@ -265,12 +373,13 @@ mod tests {
         assert_eq!(Manifest::from_json(&m.to_json()), Ok(m.clone()));
         let mut other = m.to_json();
         other["version"] = (VERSION + 1).into();
-        assert!(Manifest::from_json(&other).unwrap_err().contains("version"));
+        let e = Manifest::from_json(&other).unwrap_err().to_string();
+        assert!(e.contains("version"), "{e}");
         // Any number edited, the text's checksum refuses it.
         for edit in ["rows", "symbols"] {
             let mut edited = m.to_json();
             edited[edit] = 4.into();
-            let e = Manifest::from_json(&edited).unwrap_err();
+            let e = Manifest::from_json(&edited).unwrap_err().to_string();
             assert!(e.contains("does not match its checksum"), "{edit}: {e}");
         }
         let mut edited = m.to_json();

@@ -87,7 +87,7 @@ impl Table {
             .read_to_end(&mut text)
             .map_err(|e| not(format!("{MANIFEST}: {e}")))?;
         let json = serde_json::from_slice(&text).map_err(|e| not(format!("{MANIFEST}: {e}")))?;
-        let manifest = Manifest::from_json(&json).map_err(not)?;
+        let manifest = Manifest::from_json(&json).map_err(|e| not(e.to_string()))?;
         let symbol_offsets = map_exact(
             dir,
             &manifest,

@@ -18,6 +18,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{Run, Series, machines};
 use crate::chart::FONT;
+use crate::error::{Error, Result};
 use crate::figures::one_thread_of;
 
 /// The lines' colors, one per series in order: Tableau's ten, the pale ones (yellow,
@@ -53,12 +54,11 @@ const LEGEND_LINE_PX: i32 = 22;
 /// Writes the chart of `series`, drawn from `runs`, to `out`.
 ///
 /// # Errors
-/// A message when the file cannot be written.
-pub fn write_svg(runs: &[Run], series: &[Series], out: &Path) -> Result<(), String> {
+/// [`Error::Draw`] when the file cannot be written.
+pub fn write_svg(runs: &[Run], series: &[Series], out: &Path) -> Result {
     let root = SVGBackend::new(out, (WIDTH, HEIGHT)).into_drawing_area();
-    draw(&root, runs, series).map_err(|e| format!("{}: {e}", out.display()))?;
-    root.present()
-        .map_err(|e| format!("{}: {e}", out.display()))
+    draw(&root, runs, series).map_err(Error::draw(out))?;
+    root.present().map_err(Error::draw(out))
 }
 
 fn draw<DB: DrawingBackend>(
