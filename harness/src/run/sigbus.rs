@@ -17,6 +17,11 @@ static SIGBUS_MESSAGE: OnceLock<(String, String)> = OnceLock::new();
 /// Whether the handler prints the JSON object on stdout ([`sigbus_as_json`]).
 static AS_JSON: AtomicBool = AtomicBool::new(false);
 
+/// Set by the first thread whose read raised SIGBUS: with several threads reading the
+/// shrunken map, each may take the signal, and only one may print, or stdout would
+/// hold the JSON object twice.
+static REPORTING: AtomicBool = AtomicBool::new(false);
+
 /// Turns the bare "Bus error" of a mapped file that shrinks under the pass into one
 /// line naming `path`, and exit status 135 (128 + SIGBUS, as the shell reports the
 /// signal). Only the first call installs it. See `tests/sigbus.rs` in steps 2-4.
@@ -80,11 +85,17 @@ extern "C" fn on_sigbus(_signal: libc::c_int) {
     let (line, json) = SIGBUS_MESSAGE
         .get()
         .map_or(("", ""), |(line, json)| (line.as_str(), json.as_str()));
-    // SAFETY: `write(2)` and `_exit(2)` are async-signal-safe; the texts are set
-    // before the handler exists and never change, and reading them through
-    // `OnceLock` and `AS_JSON` is an atomic load each, with no lock and no
-    // allocation.
+    // SAFETY: `write(2)`, `pause(2)` and `_exit(2)` are async-signal-safe; the texts
+    // are set before the handler exists and never change, and reading them through
+    // `OnceLock` and `AS_JSON`, like the swap of `REPORTING`, is one lock-free atomic
+    // operation, with no lock and no allocation.
     unsafe {
+        if REPORTING.swap(true, Ordering::AcqRel) {
+            // Another thread reports and ends the process; this one waits for it.
+            loop {
+                libc::pause();
+            }
+        }
         if AS_JSON.load(Ordering::Relaxed) {
             libc::write(1, json.as_ptr().cast(), json.len());
         }

@@ -15,7 +15,7 @@ use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query};
 
 use crate::query::{self, Split};
-use crate::{Step10, Tier, chunks, fingerprint_chunked, fingerprint_in, map, step1_query};
+use crate::{Step10, Tier, chunks, fingerprint_chunked, fingerprint_in, map, pool, step1_query};
 
 impl QueryStep for Step10 {
     type Config = Split;
@@ -30,7 +30,7 @@ impl QueryStep for Step10 {
                 Arg::new("threads")
                     .long("threads")
                     .value_name("N")
-                    .value_parser(clap::value_parser!(u64).range(1..=chunks::MAX_THREADS))
+                    .value_parser(clap::value_parser!(u64).range(1..=pool::MAX_THREADS))
                     .help("threads to run the query on, 1 to 1024 [default: every core]"),
             )
             .arg(
@@ -46,7 +46,7 @@ impl QueryStep for Step10 {
         Ok(Split {
             threads: matches
                 .get_one::<u64>("threads")
-                .map_or_else(chunks::available_threads, |&n| n as usize),
+                .map_or_else(pool::available_threads, |&n| n as usize),
             chunk: matches.get_one::<u64>("chunk").map_or(0, |&n| n as usize),
         })
     }
@@ -76,7 +76,7 @@ fn verbose(path: &Path, query: Query<'_>, split: Split) {
         "tier: {} (CSV_TIER={}); {} threads available",
         Tier::chosen().name(),
         std::env::var("CSV_TIER").unwrap_or_else(|_| "unset".into()),
-        chunks::available_threads()
+        pool::available_threads()
     );
     let Ok(input) = map(path) else { return };
     let dialect = query.dialect;

@@ -31,19 +31,6 @@ use crate::blocks::{BLOCK, Kernel, Masks, Portable, Tier};
 use crate::machine::{Parser, State};
 use crate::record::{Record, Span};
 
-/// What a pass did: printed by `--verbose`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// The tier that ran.
-    pub tier: Option<Tier>,
-    /// Blocks walked by the bitmaps.
-    pub blocks: u64,
-    /// Times the walk handed over to the state machine.
-    pub fallbacks: u64,
-    /// Bytes the state machine parsed in those hand-overs.
-    pub fallback_bytes: u64,
-}
-
 // ANCHOR: carry
 /// What one block passes to the next, about its last byte; each field is 0 or 1 in
 /// bit 0, except `inside`, which is all ones or all zeros.
@@ -261,7 +248,7 @@ fn span(input: &[u8], start: usize, end: usize, escaped: bool) -> Span {
     } else {
         State::Unquoted
     };
-    Span::new(state, start, end, escaped)
+    Span::new(state == State::QuoteInQuoted, start, end, escaped)
 }
 
 impl Parser {

@@ -60,8 +60,10 @@ pub mod key_words;
 pub mod lanes16;
 pub mod merge;
 pub mod parallel;
+pub mod pool;
 pub mod project;
 pub mod query;
+pub mod ratio;
 pub mod scatter;
 pub mod step1_query;
 pub mod table;
@@ -69,7 +71,7 @@ pub mod value;
 pub mod wide;
 
 pub use blocks::Tier;
-pub use index::Stats;
+pub use machine::Stats;
 
 /// Step 10 on the harness's [`Step`] interface, as the gate runs it: chunks of 64
 /// bytes on 2 threads, so that the gate's small inputs cross chunk boundaries
@@ -139,7 +141,7 @@ impl<const SIZE: usize, const THREADS: usize> Step for Chunked<SIZE, THREADS> {
     fn records_in(input: &[u8], dialect: Dialect) -> Result<Vec<OwnedRecord>, ParseError> {
         let plan = chunks::plan(input, SIZE, THREADS, dialect.delimiter);
         let new = || Parser::new(dialect.delimiter);
-        let parts = chunks::map_chunks(THREADS, plan.parts.len(), new, |p, k| {
+        let parts = pool::map_chunks(THREADS, plan.parts.len(), new, |p, k| {
             let part = plan.parts[k];
             let mut records = Vec::new();
             let parsed = p.records_between(Tier::chosen(), input, part.from, part.stop, |r| {
@@ -162,7 +164,7 @@ impl<const SIZE: usize, const THREADS: usize> Step for Chunked<SIZE, THREADS> {
 
     fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error> {
         let input = map(path)?;
-        let threads = chunks::available_threads();
+        let threads = pool::available_threads();
         let size = chunks::default_size(input.len(), threads);
         Ok(fingerprint_chunked(
             Tier::chosen(),
@@ -187,7 +189,7 @@ pub fn fingerprint_chunked(
 ) -> Result<Fingerprint, ParseError> {
     let plan = chunks::plan(input, size, threads, dialect.delimiter);
     let new = || Parser::new(dialect.delimiter);
-    let parts = chunks::map_chunks(threads, plan.parts.len(), new, |p, k| {
+    let parts = pool::map_chunks(threads, plan.parts.len(), new, |p, k| {
         let part = plan.parts[k];
         let mut fp = Fingerprint::default();
         let parsed = p.records_between(tier, input, part.from, part.stop, |r| {

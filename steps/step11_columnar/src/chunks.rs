@@ -24,13 +24,10 @@
 //! in a file whose strings are all quoted a transition function reads a few dozen
 //! bytes, not its chunk; where quotes are few it jumps from quote to quote.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-use rayon::iter::{IndexedParallelIterator, IntoParallelIterator, ParallelIterator};
-
 use harness::dialect::{CR, LF, QUOTE, bom_len};
 
 use crate::machine::State;
+use crate::pool::map_chunks;
 
 /// The states, in the order a [`Transition`] indexes them.
 pub const STATES: [State; 5] = [
@@ -445,68 +442,6 @@ pub fn plan(input: &[u8], size: usize, threads: usize, delimiter: u8) -> Plan {
 }
 // ANCHOR_END: plan
 
-// ANCHOR: threads
-/// Runs `work(state, k)` for each `k` in `0..n` on `threads` workers of the process's
-/// thread pool, each taking the next `k` from a shared counter and keeping its own
-/// `state` (made by `init`); returns the results in the order of `k`, and each
-/// worker's state.
-///
-/// The workers are tasks on rayon's pool, not threads of their own: starting threads
-/// costs more than parsing a small input, which a pass over a big file never notices
-/// but the gate, with its many calls on small inputs, would spend most of its time
-/// on. On the pool a call costs next to nothing when it comes from a pool thread (the
-/// gate's are), and no more than a wake-up otherwise. With fewer cores than
-/// `threads`, the workers take turns.
-pub fn map_chunks<S: Send, R: Send>(
-    threads: usize,
-    n: usize,
-    init: impl Fn() -> S + Sync,
-    work: impl Fn(&mut S, usize) -> R + Sync,
-) -> (Vec<R>, Vec<S>) {
-    let threads = threads.clamp(1, n.max(1));
-    if threads == 1 {
-        let mut state = init();
-        let results = (0..n).map(|k| work(&mut state, k)).collect();
-        return (results, vec![state]);
-    }
-    let next = AtomicUsize::new(0);
-    let worker = |_| {
-        let mut state = init();
-        let mut done = Vec::new();
-        loop {
-            let k = next.fetch_add(1, Ordering::Relaxed);
-            if k >= n {
-                return (state, done);
-            }
-            done.push((k, work(&mut state, k)));
-        }
-    };
-    // One task per worker (`with_max_len(1)`); a panic in one is resumed here.
-    let per_worker: Vec<_> = (0..threads)
-        .into_par_iter()
-        .with_max_len(1)
-        .map(worker)
-        .collect();
-    let mut results: Vec<Option<R>> = (0..n).map(|_| None).collect();
-    let mut states = Vec::with_capacity(threads);
-    for (state, done) in per_worker {
-        for (k, r) in done {
-            results[k] = Some(r);
-        }
-        states.push(state);
-    }
-    let results = results
-        .into_iter()
-        .map(|r| r.expect("every chunk ran"))
-        .collect();
-    (results, states)
-}
-// ANCHOR_END: threads
-
-/// The most threads `--threads` takes: more than any machine this runs on has cores,
-/// and few enough that the threads' tables and stacks stay small beside the input.
-pub const MAX_THREADS: u64 = 1024;
-
 /// The smallest chunk `--chunk` takes, in bytes (0 asks for [`default_size`]). Every
 /// chunk has fixed costs, its transition functions, its entry in the plan, its
 /// records' first lines and a task; in chunks much smaller than a page those costs
@@ -531,11 +466,6 @@ pub fn default_size(len: usize, threads: usize) -> usize {
 /// million keys is a million rows, and its table would hold a million groups, past
 /// the cache and most of the query's heap, before the thread could first decide.
 pub const MAX_DEFAULT_CHUNK: usize = 8 << 20;
-
-/// Every core the process may use.
-pub fn available_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
 
 #[cfg(test)]
 mod tests;

@@ -22,8 +22,8 @@
 
 use harness::query::{Groups, GroupsBuilder};
 
-use crate::chunks::map_chunks;
 use crate::exact::Number;
+use crate::pool::map_chunks;
 use crate::scatter::Scattered;
 use crate::table::{GroupBy, GroupTable};
 

@@ -7,6 +7,7 @@ use harness::query::{Groups, QueryError};
 
 use crate::chunks::{self, Plan};
 use crate::machine::State;
+use crate::pool;
 use crate::query::{Aggregator, Query, REVIEW};
 use crate::scatter;
 use crate::table::{GroupBy, Winner};
@@ -26,7 +27,7 @@ impl Split {
     /// Every core, default chunks.
     pub fn all_cores() -> Split {
         Split {
-            threads: chunks::available_threads(),
+            threads: pool::available_threads(),
             chunk: 0,
         }
     }
@@ -93,7 +94,7 @@ pub fn run_plan(
     };
     let (key, value, _) = header.columns.expect("the first record was read");
     let bits = scatter::bits(input.len(), threads);
-    let parts = chunks::map_chunks(
+    let parts = pool::map_chunks(
         threads,
         plan.parts.len(),
         || (Parser::new(query.dialect.delimiter), header.fork()),

@@ -30,8 +30,8 @@ use harness::ParseError;
 use harness::dialect::{CR, QUOTE};
 
 use crate::blocks::{BLOCK, Tier};
-use crate::index::{BATCH, Carry, Stats, Structure, stage1_in};
-use crate::machine::{Parser, State};
+use crate::index::{BATCH, Carry, Structure, stage1_in};
+use crate::machine::{Parser, State, Stats};
 use crate::record::{Field, Record};
 
 // ANCHOR: row

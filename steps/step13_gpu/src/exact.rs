@@ -161,12 +161,12 @@ impl ExactSum {
 impl ExactSum {
     /// The sum divided by `n` (the group's non-NULL values, at least 1), rounded once
     /// from the exact sum: as the ratio of integers `fixed / (n * 10^18)`
-    /// ([`crate::extremes::ratio_to_f64`]) when every value was a plain decimal and the sum
+    /// ([`crate::ratio::ratio_to_f64`]) when every value was a plain decimal and the sum
     /// did not wrap, else through the superaccumulator ([`round_exact`]).
     pub fn mean(&self, n: u64) -> f64 {
         if self.wraps == 0 && self.wide.is_none() {
             let q = u128::from(n) * 10u128.pow(SCALE); // under 2^124
-            let m = crate::extremes::ratio_to_f64(self.fixed.unsigned_abs(), q);
+            let m = crate::ratio::ratio_to_f64(self.fixed.unsigned_abs(), q);
             return if self.fixed < 0 { -m } else { m };
         }
         round_exact(self.wide.as_deref(), self.fixed, self.wraps, n)
@@ -174,10 +174,10 @@ impl ExactSum {
 }
 // ANCHOR_END: mean
 
-/// `fixed / 10^18`, correctly rounded ([`crate::extremes::ratio_to_f64`]: one
+/// `fixed / 10^18`, correctly rounded ([`crate::ratio::ratio_to_f64`]: one
 /// division, since `10^18 < 2^64`).
 pub(crate) fn fixed_to_f64(fixed: i128) -> f64 {
-    let m = crate::extremes::ratio_to_f64(fixed.unsigned_abs(), 10u128.pow(SCALE));
+    let m = crate::ratio::ratio_to_f64(fixed.unsigned_abs(), 10u128.pow(SCALE));
     if fixed < 0 { -m } else { m }
 }
 

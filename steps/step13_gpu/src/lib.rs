@@ -43,6 +43,7 @@ pub mod groupby;
 pub mod limbs;
 pub mod machine;
 pub mod query;
+pub mod ratio;
 pub mod record;
 pub mod tiles;
 pub mod value;

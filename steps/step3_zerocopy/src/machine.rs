@@ -90,7 +90,12 @@ impl Parser {
                     // Outside quotes, a CR right before this LF was skipped above: it is
                     // the terminator's, not the field's.
                     let end = if input[i - 1] == CR { i - 1 } else { i };
-                    self.spans.push(Span::new(state, start, end, escaped));
+                    self.spans.push(Span::new(
+                        state == State::QuoteInQuoted,
+                        start,
+                        end,
+                        escaped,
+                    ));
                     on_record(Record {
                         input,
                         spans: &self.spans,
@@ -101,7 +106,8 @@ impl Parser {
                     StartRecord
                 }
                 (_, b) if b == delimiter => {
-                    self.spans.push(Span::new(state, start, i, escaped));
+                    self.spans
+                        .push(Span::new(state == State::QuoteInQuoted, start, i, escaped));
                     (start, escaped) = (i + 1, false);
                     StartField
                 }
@@ -118,8 +124,12 @@ impl Parser {
             Quoted => return Err(ParseError::unterminated_quote(input, produced, start)),
             StartField | Unquoted | QuoteInQuoted => {
                 // The last record may lack a terminator.
-                self.spans
-                    .push(Span::new(state, start, input.len(), escaped));
+                self.spans.push(Span::new(
+                    state == State::QuoteInQuoted,
+                    start,
+                    input.len(),
+                    escaped,
+                ));
                 on_record(Record {
                     input,
                     spans: &self.spans,

@@ -6,8 +6,6 @@ use std::borrow::Cow;
 
 use harness::dialect::QUOTE;
 
-use crate::machine::State;
-
 // ANCHOR: field
 /// One field: a view into the input, valid as long as the input (`'a`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,10 +97,11 @@ pub struct Span {
 
 impl Span {
     /// The span of the field that began at `start` (its opening quote, if quoted) and
-    /// ends at `end`, seen in `state`. A quoted field that needs no unescaping is
-    /// shown without its quotes, so its view is its cooked bytes.
-    pub(crate) fn new(state: State, start: usize, end: usize, escaped: bool) -> Span {
-        if state == State::QuoteInQuoted && !escaped {
+    /// ends at `end`; `closed` when it ended right after its closing quote (the
+    /// machine in `QuoteInQuoted`). A quoted field that needs no unescaping is shown
+    /// without its quotes, so its view is its cooked bytes.
+    pub(crate) fn new(closed: bool, start: usize, end: usize, escaped: bool) -> Span {
+        if closed && !escaped {
             Span {
                 start: start + 1,
                 end: end - 1,

@@ -48,7 +48,7 @@ pub mod table;
 pub mod value;
 
 pub use blocks::Tier;
-pub use index::Stats;
+pub use machine::Stats;
 
 /// Step 6 on the harness's [`Step`] interface, with the tier [`Tier::chosen`]
 /// (`CSV_TIER`, else the fastest the CPU has).

@@ -54,7 +54,7 @@ pub mod table;
 pub mod value;
 
 pub use blocks::Tier;
-pub use index::Stats;
+pub use machine::Stats;
 
 /// Step 7 on the harness's [`Step`] interface, with the tier [`Tier::chosen`]
 /// (`CSV_TIER`, else the fastest the CPU has).

@@ -51,13 +51,14 @@ pub mod key_words;
 pub mod lanes16;
 pub mod project;
 pub mod query;
+pub mod ratio;
 pub mod step1_query;
 pub mod table;
 pub mod value;
 pub mod wide;
 
 pub use blocks::Tier;
-pub use index::Stats;
+pub use machine::Stats;
 
 /// Step 8 on the harness's [`Step`] interface, with the tier [`Tier::chosen`]
 /// (`CSV_TIER`, else the fastest the CPU has).

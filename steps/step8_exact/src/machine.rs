@@ -5,7 +5,6 @@ use harness::ParseError;
 use harness::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
 
 use crate::blocks::Tier;
-use crate::index::Stats;
 use crate::record::{Record, Span};
 
 // ANCHOR: state
@@ -38,6 +37,19 @@ pub struct Parser {
     /// Records handed out in this pass, for the error's position.
     pub(crate) produced: u64,
     pub(crate) stats: Stats,
+}
+
+/// What a pass did: printed by `--verbose`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// The tier that ran.
+    pub tier: Option<Tier>,
+    /// Blocks walked by the bitmaps.
+    pub blocks: u64,
+    /// Times the walk handed over to the state machine.
+    pub fallbacks: u64,
+    /// Bytes the state machine parsed in those hand-overs.
+    pub fallback_bytes: u64,
 }
 
 impl Default for Parser {
@@ -145,13 +157,19 @@ impl Parser {
                     // Outside quotes, a CR right before this LF was skipped above: it is
                     // the terminator's, not the field's.
                     let end = if input[i - 1] == CR { i - 1 } else { i };
-                    self.spans.push(Span::new(state, start, end, escaped));
+                    self.spans.push(Span::new(
+                        state == State::QuoteInQuoted,
+                        start,
+                        end,
+                        escaped,
+                    ));
                     self.emit(input, on_record);
                     (start, escaped) = (i + 1, false);
                     StartRecord
                 }
                 (_, b) if b == delimiter => {
-                    self.spans.push(Span::new(state, start, i, escaped));
+                    self.spans
+                        .push(Span::new(state == State::QuoteInQuoted, start, i, escaped));
                     (start, escaped) = (i + 1, false);
                     StartField
                 }
@@ -178,8 +196,12 @@ impl Parser {
             Quoted => return Err(ParseError::unterminated_quote(input, self.produced, start)),
             StartField | Unquoted | QuoteInQuoted => {
                 // The last record may lack a terminator.
-                self.spans
-                    .push(Span::new(state, start, input.len(), escaped));
+                self.spans.push(Span::new(
+                    state == State::QuoteInQuoted,
+                    start,
+                    input.len(),
+                    escaped,
+                ));
                 self.emit(input, on_record);
             }
         }

@@ -57,6 +57,7 @@ pub mod lanes16;
 pub mod merge;
 pub mod project;
 pub mod query;
+pub mod ratio;
 pub mod scatter;
 pub mod step1_query;
 pub mod table;
@@ -64,7 +65,7 @@ pub mod value;
 pub mod wide;
 
 pub use blocks::Tier;
-pub use index::Stats;
+pub use machine::Stats;
 
 /// Step 9 on the harness's [`Step`] interface, with the tier [`Tier::chosen`]
 /// (`CSV_TIER`, else the fastest the CPU has).

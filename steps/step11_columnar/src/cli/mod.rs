@@ -19,6 +19,7 @@ use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query};
 
 use crate::cli::scratch::Scratch;
+use crate::pool;
 use crate::query::Split;
 use crate::splayed::error::TableError;
 use crate::splayed::load::{LoadOptions, load, parse_schema};
@@ -79,7 +80,7 @@ pub fn threads_arg(command: Command) -> Command {
         Arg::new("threads")
             .long("threads")
             .value_name("N")
-            .value_parser(clap::value_parser!(u64).range(1..=chunks::MAX_THREADS))
+            .value_parser(clap::value_parser!(u64).range(1..=pool::MAX_THREADS))
             .help("threads, 1 to 1024 [default: every core]"),
     )
 }
@@ -117,7 +118,7 @@ pub fn split(matches: &ArgMatches) -> Split {
     Split {
         threads: matches
             .get_one::<u64>("threads")
-            .map_or_else(chunks::available_threads, |&n| n as usize),
+            .map_or_else(pool::available_threads, |&n| n as usize),
         chunk: match matches.try_get_one::<u64>("chunk") {
             Ok(Some(&chunk)) => chunk as usize,
             _ => 0, // the default; the query over a table has no chunks

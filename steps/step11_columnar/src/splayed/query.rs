@@ -16,8 +16,8 @@
 
 use harness::query::Groups;
 
-use crate::chunks::map_chunks;
 use crate::exact::{Number, POWERS, SCALE, parse_number};
+use crate::pool::map_chunks;
 use crate::query::Query;
 use crate::splayed::date;
 use crate::splayed::error::{TableError, invalid_number};

@@ -25,7 +25,7 @@ use std::hash::BuildHasher;
 
 use hashbrown::{DefaultHashBuilder, HashTable};
 
-use crate::chunks::map_chunks;
+use crate::pool::map_chunks;
 
 /// Hash partitions of the deduplication: enough to keep every core busy.
 pub const PARTITIONS: usize = 64;

@@ -6,7 +6,7 @@ use std::hash::BuildHasher;
 
 use hashbrown::{DefaultHashBuilder, HashMap};
 
-use crate::chunks::map_chunks;
+use crate::pool::map_chunks;
 
 /// Hash partitions of the build.
 pub const PARTITIONS: usize = 64;

@@ -20,8 +20,8 @@
 
 use harness::query::Groups;
 
-use crate::chunks::map_chunks;
 use crate::exact::{Number, POWERS, SCALE};
+use crate::pool::map_chunks;
 use crate::splayed::error::TableError;
 use crate::splayed::mapped_check::Running;
 use crate::splayed::query::{RANGES_PER_THREAD, symbol_groups};

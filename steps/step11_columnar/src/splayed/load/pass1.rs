@@ -5,7 +5,7 @@
 
 use harness::query::{Place, QueryError};
 
-use crate::chunks::map_chunks;
+use crate::pool::map_chunks;
 use crate::splayed::cooked::CookedIn;
 use crate::splayed::distinct::{Distinct, spread_hash};
 use crate::splayed::error::TableError;

@@ -9,7 +9,7 @@ use harness::query::{Place, key_text};
 use hashbrown::DefaultHashBuilder;
 
 use crate::Field;
-use crate::chunks::map_chunks;
+use crate::pool::map_chunks;
 use crate::splayed::encode::{BadField, ChunkColumns, Windows};
 use crate::splayed::error::TableError;
 use crate::splayed::load::plan::{Pass, parse_part};

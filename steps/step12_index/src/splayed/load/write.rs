@@ -6,7 +6,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use crate::chunks::map_chunks;
+use crate::pool::map_chunks;
 use crate::splayed::encode::{Bits, ChunkColumns};
 use crate::splayed::error::TableError;
 use crate::splayed::layout::{self, MANIFEST};
