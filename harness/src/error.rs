@@ -69,6 +69,17 @@ impl ParseError {
             self.byte
         )
     }
+
+    /// The error as the JSON object of a step's `--json` (query steps and parse steps
+    /// alike): its kind, record, line and byte.
+    pub fn to_json_value(&self) -> serde_json::Value {
+        serde_json::json!({
+            "error": self.kind().name(),
+            "record": self.record,
+            "line": self.line,
+            "byte": self.byte,
+        })
+    }
 }
 
 impl fmt::Display for ParseError {

@@ -20,7 +20,6 @@ mod large;
 mod mapped;
 mod paths;
 
-pub use crate::file_kind::{another_delimiter, compressed_or_utf16_file};
 pub use large::{field_of_100_mb, over_4_gib};
 pub use mapped::{appended_while_read, truncated_while_mapped};
 pub use paths::{a_pipe_or_a_device, directory, unreadable_file};
@@ -51,7 +50,7 @@ macro_rules! __bad_input_tests {
         $(
             #[test]
             fn $case() {
-                $crate::bad_input::$case(::std::path::Path::new($bin));
+                $crate::cases::$case(::std::path::Path::new($bin));
             }
         )*
     };

@@ -1,6 +1,6 @@
 //! Bad input by the kind of file, through every step's binary: another delimiter, a
 //! compressed or UTF-16 file. Part of the family of [`crate::bad_input_tests!`]
-//! (re-exported from [`crate::bad_input`]).
+//! (named, with the others, in [`crate::cases`]).
 
 use std::path::Path;
 

@@ -40,3 +40,12 @@ pub mod real_files;
 #[cfg(any(target_os = "linux", target_os = "macos"))]
 pub mod sigbus;
 pub mod tiers;
+
+/// Every case of [`bad_input_tests!`] by name, wherever it is written: the cases of
+/// the file's content and its path ([`bad_input`]) and those of its kind
+/// ([`file_kind`]), which use `bad_input`'s helpers and so cannot be re-exported by it.
+#[doc(hidden)]
+pub mod cases {
+    pub use crate::bad_input::*;
+    pub use crate::file_kind::{another_delimiter, compressed_or_utf16_file};
+}

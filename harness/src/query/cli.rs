@@ -17,6 +17,7 @@
 //! device was required). With `--json`, every error is also one JSON object on stdout,
 //! `{"error": …}`.
 
+use crate::query::args;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -63,7 +64,7 @@ fn failed<S: QueryStep>(
 
 /// The clap command of `S`: the query's options and the step's own.
 pub fn command<S: QueryStep>() -> Command {
-    let command = S::args(cli::query_command::<S>());
+    let command = S::args(args::query_command::<S>());
     match S::VERBOSE {
         Some(help) => command.arg(
             Arg::new("verbose")
@@ -101,13 +102,13 @@ pub fn run_query<S: QueryStep>() -> ExitCode {
         Ok(config) => config,
         Err((message, code)) => return failed::<S>("options", message, code, options.json),
     };
-    let read = match cli::query_options(&matches) {
+    let read = match args::query_options(&matches) {
         Ok(read) => read,
         Err(message) => {
             return failed::<S>("options", message, ExitCode::from(2), options.json);
         }
     };
-    let query = cli::query(&matches, &read);
+    let query = args::query(&matches, &read);
     let verbose = S::VERBOSE.is_some() && matches.get_flag("verbose");
     if verbose {
         S::verbose(&path, query, &config);
@@ -121,7 +122,7 @@ pub fn run_query<S: QueryStep>() -> ExitCode {
 fn run<S: QueryStep>(
     path: &Path,
     options: &Options,
-    read: &cli::QueryOptions,
+    read: &args::QueryOptions,
     query: Query<'_>,
     config: &S::Config,
     verbose: bool,

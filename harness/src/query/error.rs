@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::error::{ErrorKind, ParseError};
+use crate::error::ParseError;
 use crate::query::COMMON_NULLS;
 use crate::query::answer::key_text;
 
@@ -134,9 +134,7 @@ impl QueryError {
     /// `"line"` and `"byte"` where the error has a [`Place`].
     pub fn to_json(&self) -> Value {
         match self {
-            QueryError::Parse(e) => {
-                json!({"error": ErrorKind::UnterminatedQuote.name(), "record": e.record, "line": e.line, "byte": e.byte})
-            }
+            QueryError::Parse(e) => e.to_json_value(),
             QueryError::NoHeader => json!({"error": self.name()}),
             QueryError::MissingColumn { column, header } => {
                 json!({"error": self.name(), "column": column, "header": header})

@@ -16,10 +16,6 @@ use crate::run::measure::{Measurement, thousands, time_runs};
 use crate::step::{Fingerprint, Step};
 
 use crate::gate;
-pub use crate::query::args::{
-    OptionsError, QueryOptions, query, query_args, query_command, query_options, read_args,
-    read_dialect, read_no_header,
-};
 pub use crate::run::changed::{FileChanged, Stamp};
 pub use crate::run::report::{
     PassError, error_json, error_object, fail, fail_as, gate_failed, matches_of,

@@ -21,7 +21,6 @@ use std::process::ExitCode;
 use clap::{ArgMatches, Command};
 
 use crate::error::Error;
-use crate::query::QueryError;
 use crate::run::changed::FileChanged;
 
 /// The matches of `command` over this process's arguments. A usage error ends the
@@ -117,11 +116,11 @@ pub fn fail_as(step: &str, error: &Error, json: bool) -> ExitCode {
 }
 
 /// A file's error as JSON: `{"error":"io","message":…}`, or a parse error as the
-/// query's ([`QueryError::to_json`]: its record, line and byte).
+/// query steps give it ([`crate::ParseError::to_json_value`]: its record, line and byte).
 pub fn error_json(error: &Error) -> serde_json::Value {
     match error {
         Error::Io { .. } => error_object("io", error),
-        Error::Parse(p) => QueryError::Parse(*p).to_json(),
+        Error::Parse(p) => p.to_json_value(),
     }
 }
 

@@ -15,6 +15,7 @@
 //! beside:   the table's bytes, its symbols
 //! ```
 
+use harness::query::args;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -67,14 +68,14 @@ pub fn run(matches: &ArgMatches) -> Result<ExitCode, ExitCode> {
     if !cli::gate_passes::<ThisStep>() {
         return Err(cli::gate_failed(NAME, options.json));
     }
-    let read = cli::query_options(matches).map_err(|message| {
+    let read = args::query_options(matches).map_err(|message| {
         if options.json {
             println!("{}", cli::error_object("options", &message));
         }
         eprintln!("{NAME}: {message}");
         ExitCode::from(2)
     })?;
-    let (query, split) = (cli::query(matches, &read), split(matches));
+    let (query, split) = (args::query(matches, &read), split(matches));
     // The query says how to read the file (`--format 1brc` sets the delimiter and
     // that there is no header).
     let load_options = LoadOptions {

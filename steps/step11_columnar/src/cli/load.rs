@@ -2,6 +2,7 @@
 //! rows, its time and its table's size, each column's type and NULLs; with
 //! `--verbose`, where its time and its memory went.
 
+use harness::query::args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -30,7 +31,7 @@ pub fn command() -> Command {
                 .required(true)
                 .value_parser(clap::value_parser!(PathBuf)),
         );
-    split_args(schema_args(cli::read_args(load)))
+    split_args(schema_args(args::read_args(load)))
         .arg(cli::delimiter_arg())
         .arg(
             Arg::new("verbose")

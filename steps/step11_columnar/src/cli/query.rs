@@ -2,6 +2,7 @@
 //! the query over a loaded table, `--runs` times over the open table; its answer,
 //! and with `--verbose` each run's time.
 
+use harness::query::args;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -44,7 +45,7 @@ pub fn command() -> Command {
                 .action(ArgAction::SetTrue)
                 .help("say how many rows each run read and how long it took"),
         );
-    threads_arg(cli::query_args(query).mut_arg("format", |a| {
+    threads_arg(args::query_args(query).mut_arg("format", |a| {
         // The load read the file: over a table, 1brc only picks the columns and
         // the printing.
         a.help(
@@ -67,7 +68,7 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         cli::sigbus_as_json(); // the SIGBUS explained below, as JSON on stdout too
     }
     let read = read_options(m, json)?;
-    let query = cli::query(m, &read);
+    let query = args::query(m, &read);
     let runs = *m.get_one::<u32>("runs").expect("a default");
     // The first run's time includes opening the table.
     let mut start = Instant::now();

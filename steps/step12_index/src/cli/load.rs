@@ -3,6 +3,7 @@
 //! `--verbose`, where its time and its memory went; with `--index C`, then the
 //! index of column C added to the table ([`crate::cli::index`]).
 
+use harness::query::args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -31,7 +32,7 @@ pub fn command() -> Command {
                 .required(true)
                 .value_parser(clap::value_parser!(PathBuf)),
         );
-    split_args(schema_args(cli::read_args(load)))
+    split_args(schema_args(args::read_args(load)))
         .arg(cli::delimiter_arg())
         .arg(
             Arg::new("index")

@@ -66,8 +66,8 @@ pub fn report(e: &TableError, json: bool) -> ExitCode {
 pub fn read_options(
     m: &ArgMatches,
     json: bool,
-) -> Result<harness::run::cli::QueryOptions, ExitCode> {
-    harness::run::cli::query_options(m).map_err(|message| {
+) -> Result<harness::query::args::QueryOptions, ExitCode> {
+    harness::query::args::query_options(m).map_err(|message| {
         if json {
             println!("{}", harness::run::cli::error_object("options", &message));
         }
@@ -129,7 +129,7 @@ pub fn split(matches: &ArgMatches) -> Split {
 }
 
 /// The load that the options ask for (the command has [`schema_args`], and
-/// `--null` and `--no-header` from `harness::run::cli::query_args` or `read_args`).
+/// `--null` and `--no-header` from `harness::query::args::query_args` or `read_args`).
 ///
 /// # Errors
 /// [`TableError::Schema`] for a `--schema` that does not parse, or a `--null` that
@@ -141,11 +141,11 @@ pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
     Ok(LoadOptions {
         split: Some(split(matches)),
         schema: parse_schema(schema)?,
-        nulls: harness::run::cli::query_options(matches)
+        nulls: harness::query::args::query_options(matches)
             .map_err(|e| TableError::Schema(e.to_string()))?
             .nulls,
-        dialect: harness::run::cli::read_dialect(matches).unwrap_or_default(),
-        no_header: harness::run::cli::read_no_header(matches),
+        dialect: harness::query::args::read_dialect(matches).unwrap_or_default(),
+        no_header: harness::query::args::read_no_header(matches),
         no_guess: matches.get_flag("no-guess"),
     })
 }

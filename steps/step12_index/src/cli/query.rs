@@ -3,6 +3,7 @@
 //! open table; its answer, and with `--verbose` how the rows were found and each
 //! run's time.
 
+use harness::query::args;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -62,7 +63,7 @@ pub fn command() -> Command {
                 .action(ArgAction::SetTrue)
                 .help("say how the rows were found and how long each run took"),
         );
-    threads_arg(cli::query_args(query).mut_arg("format", |a| {
+    threads_arg(args::query_args(query).mut_arg("format", |a| {
         // The load read the file: over a table, 1brc only picks the columns and
         // the printing.
         a.help(
@@ -85,7 +86,7 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
         cli::sigbus_as_json(); // the SIGBUS explained below, as JSON on stdout too
     }
     let read = read_options(m, json)?;
-    let query = cli::query(m, &read);
+    let query = args::query(m, &read);
     let filter = m
         .get_one::<OsString>("where")
         .map(|w| Where::parse(w.as_encoded_bytes()))
