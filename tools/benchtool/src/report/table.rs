@@ -184,6 +184,11 @@ pub fn table_notes(results: &Value) -> String {
                 against the file's reference (counts exactly, sums within 10^-9 of the exact \
                 sum) before its time is shown. It counts no allocations (–).\n";
     }
+    if rows.iter().any(|r| r["query"] == true) {
+        out += "A query row's time ends when every group is complete, as a peer's does: \
+                putting the groups in key order for printing is timed apart (a step's \
+                --verbose shows that time) and is in no row.\n";
+    }
     let passes = rows
         .iter()
         .find(|r| r["role"] == "limit")
