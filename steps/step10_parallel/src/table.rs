@@ -2,7 +2,7 @@
 //! ([`GroupTable`], open addressing with linear probing) and `hashbrown`'s
 //! ([`Hashbrown`], Rust's SwissTable). Neither allocates per row: a key is copied
 //! once, when its group is born. step 5's `benches/query.rs` times both inside the query,
-//! and the query uses [`Winner`].
+//! and the query uses [`QueryTable`].
 //!
 //! The hand-written table is shaped by the data: a GROUP BY column has few distinct
 //! keys, each seen many times, and most are short. So a key is compared as two words
@@ -41,7 +41,7 @@ pub trait GroupBy: Default {
 }
 
 /// The table the query uses: the hand-written one (the chapter times both).
-pub type Winner = GroupTable;
+pub type QueryTable = GroupTable;
 
 /// `hashbrown::HashMap` (the SwissTable design: 7-bit tags of the hash in a control
 /// array, compared 16 at a time with SIMD, so most probes never touch a key) with its

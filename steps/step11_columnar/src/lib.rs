@@ -53,7 +53,6 @@ pub mod cli;
 pub mod digits;
 pub mod exact;
 pub mod extremes;
-pub mod index;
 pub mod key_words;
 pub mod lanes16;
 pub mod merge;
@@ -63,6 +62,7 @@ pub mod project;
 pub mod query;
 pub mod ratio;
 pub mod scatter;
+pub mod structural;
 pub mod table;
 pub mod value;
 

@@ -26,7 +26,7 @@ pub enum State {
 }
 // ANCHOR_END: state
 
-/// The parser: the block walk ([`crate::index`]) and the state machine it falls back on,
+/// The parser: the block walk ([`crate::structural`]) and the state machine it falls back on,
 /// and the spans of the record it is in, kept between records and between passes so
 /// that a warm parser allocates nothing.
 #[derive(Clone, Debug)]

@@ -1,5 +1,5 @@
 //! The projected walk: the query reads two fields of each record, so the walk keeps
-//! only their bounds, not a span of every field ([`crate::index`]'s record).
+//! only their bounds, not a span of every field ([`crate::structural`]'s record).
 //!
 //! ```text
 //! record start r, n = 0 delimiters; for each block of the structural index:
@@ -30,9 +30,9 @@ use harness::ParseError;
 use harness::dialect::{CR, QUOTE};
 
 use crate::blocks::{BLOCK, Tier};
-use crate::index::{BATCH, Carry, Structure, stage1_in};
 use crate::machine::{Parser, State, Stats};
 use crate::record::{Field, Record};
+use crate::structural::{BATCH, Carry, Structure, stage1_in};
 
 // ANCHOR: row
 /// One record as the projected walk hands it out: where it starts, how many fields

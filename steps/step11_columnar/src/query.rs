@@ -15,7 +15,7 @@ use crate::exact::{Number, parse_number};
 use crate::lanes16::parse_simd_fixed;
 use crate::project::{Row, plain_span, raw_cooked};
 use crate::scatter::{self, Scattered};
-use crate::table::{GroupBy, GroupTable, Winner};
+use crate::table::{GroupBy, GroupTable, QueryTable};
 
 /// Which columns the query groups by and sums: the harness's, as every query step's.
 pub use harness::query::Query;
@@ -54,7 +54,7 @@ impl Fields for [Vec<u8>] {
 
 /// The aggregation, one record at a time: the header names the columns, every
 /// other record adds to its group.
-pub struct Aggregator<'q, T = Winner> {
+pub struct Aggregator<'q, T = QueryTable> {
     query: Query<'q>,
     /// `(key column, value column, header width)` once the header is read.
     pub(crate) columns: Option<(usize, usize, usize)>,

@@ -7,7 +7,7 @@ use std::path::Path;
 use step11::query::{self, Query};
 use step11::splayed;
 use step11::splayed::error::TableError;
-use step11::splayed::scan::Table;
+use step11::splayed::scan::SplayedTable;
 
 use crate::common::{groups_to_json, reseal, step11, table_dir, write_generated};
 
@@ -162,7 +162,7 @@ fn a_first_query_checks_each_block_of_what_it_reads_before_adding_it() {
     let input = std::fs::read(&csv).unwrap();
     let expected = groups_to_json(&query::run(&input, Query::default()).unwrap());
     for threads in [1, 2, 3, 8] {
-        let table = Table::open(&dir).unwrap();
+        let table = SplayedTable::open(&dir).unwrap();
         for run in ["first", "second"] {
             let groups = splayed::query::run(&table, Query::default(), threads).unwrap();
             assert_eq!(
@@ -174,7 +174,7 @@ fn a_first_query_checks_each_block_of_what_it_reads_before_adding_it() {
     }
     let refused = |what: &str, name: &str, why: &str| {
         for threads in [1, 2, 3] {
-            let table = Table::open(&dir).unwrap();
+            let table = SplayedTable::open(&dir).unwrap();
             // A refused file is not kept as checked: the next query refuses it too.
             for run in ["first", "second"] {
                 let e = splayed::query::run(&table, Query::default(), threads).unwrap_err();

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use step11::query::Split;
 use step11::splayed::load::{LoadOptions, SAMPLE_BYTES, load_timed, parse_schema};
-use step11::splayed::scan::Table;
+use step11::splayed::scan::SplayedTable;
 use step11::splayed::types::ColumnType;
 
 use crate::common::files;
@@ -37,7 +37,7 @@ fn both_ways(test: &str, csv: &[u8], schema: &str) -> (Vec<ColumnType>, bool) {
         let (manifest, phases) = load_timed(csv, &dir, &options).unwrap();
         assert!(!(no_guess && phases.guessed_wrong));
         wrong |= phases.guessed_wrong;
-        Table::open(&dir).unwrap();
+        SplayedTable::open(&dir).unwrap();
         tables.push((
             manifest.columns.iter().map(|c| c.ty).collect::<Vec<_>>(),
             files(&dir),

@@ -8,7 +8,7 @@ use std::path::Path;
 use step11::query::{self, Query, Split};
 use step11::splayed::error::TableError;
 use step11::splayed::load::{LoadOptions, load, parse_schema, temporary_dir};
-use step11::splayed::scan::Table;
+use step11::splayed::scan::SplayedTable;
 use step11::splayed::types::ColumnType;
 
 use crate::common::{split, step11, table_dir, write_generated};
@@ -80,7 +80,7 @@ fn load_errors_name_record_line_column_and_text() {
         ..split(1, 0)
     };
     load(b"a,b\n1,2\n", &dir, &options).unwrap();
-    let types: Vec<_> = Table::open(&dir)
+    let types: Vec<_> = SplayedTable::open(&dir)
         .unwrap()
         .manifest
         .columns
@@ -104,13 +104,15 @@ fn a_load_never_overwrites_and_an_unfinished_one_is_no_table() {
     ));
     // A directory with column files but no manifest: what a crash would leave.
     std::fs::write(dir.join("col0.values"), [0u8; 8]).unwrap();
-    let e = Table::open(&dir).err().expect("no manifest, no table");
+    let e = SplayedTable::open(&dir)
+        .err()
+        .expect("no manifest, no table");
     assert!(e.to_string().contains("manifest.json"), "{e}");
     std::fs::remove_dir_all(&dir).unwrap();
     // A column file of the wrong size is noticed.
     load(b"a,b\nx,1\n", &dir, &split(1, 0)).unwrap();
     std::fs::write(dir.join("col1.values"), [0u8; 4]).unwrap();
-    let table = Table::open(&dir).unwrap();
+    let table = SplayedTable::open(&dir).unwrap();
     assert!(
         table
             .column(1)
@@ -205,7 +207,7 @@ fn an_interrupted_load_removes_its_staging_and_the_next_load_a_killed_ones() {
         stagings(&dir),
         [running.file_name().unwrap().to_str().unwrap()]
     );
-    assert!(Table::open(&dir).is_ok(), "the second load's table");
+    assert!(SplayedTable::open(&dir).is_ok(), "the second load's table");
     std::fs::remove_dir_all(&running).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_file(&csv).unwrap();

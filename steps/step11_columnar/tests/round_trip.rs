@@ -9,7 +9,7 @@ use gen_csv::{Config, generate_in_memory};
 use step11::query::{self, Query, Split};
 use step11::splayed::error::TableError;
 use step11::splayed::load::load;
-use step11::splayed::scan::{Table, Value};
+use step11::splayed::scan::{SplayedTable, Value};
 use step11::splayed::types::{ColumnType, parse_bool, parse_int};
 use step11::splayed::{self, date};
 use step11::value;
@@ -41,7 +41,8 @@ fn exact_sums_of_gens_reference_and_the_csv_querys_json() {
         let (csv, reference) = generate_in_memory(&config);
         let dir = table_dir(&format!("ref-{}", config.seed));
         load(&csv, &dir, &split(2, 8192)).unwrap();
-        let groups = splayed::query::run(&Table::open(&dir).unwrap(), Query::default(), 2).unwrap();
+        let groups =
+            splayed::query::run(&SplayedTable::open(&dir).unwrap(), Query::default(), 2).unwrap();
         assert_eq!(groups.len(), reference.groups.len());
         for (key, r) in &reference.groups {
             let g = groups[key.as_bytes()];
@@ -105,7 +106,7 @@ fn the_same_bytes_on_1_2_3_and_8_threads_and_any_chunks() {
 /// strings byte for byte, numbers bit for bit, empty fields of typed columns NULL.
 fn assert_round_trip(csv: &[u8], dir: &Path) {
     let records = harness::reference::parse(csv).unwrap();
-    let table = Table::open(dir).unwrap();
+    let table = SplayedTable::open(dir).unwrap();
     assert_eq!(table.manifest.rows as usize, records.len() - 1);
     for (k, column) in table.manifest.columns.iter().enumerate() {
         assert_eq!(column.name, records[0][k]);
@@ -156,7 +157,7 @@ fn every_type_nulls_and_edge_values_read_back() {
         7,-3,-0,,true,\xff,\n";
     let dir = table_dir("types");
     load(csv, &dir, &split(2, 7)).unwrap();
-    let table = Table::open(&dir).unwrap();
+    let table = SplayedTable::open(&dir).unwrap();
     let types: Vec<String> = table.manifest.columns.iter().map(|c| c.ty.name()).collect();
     assert_eq!(
         types,
@@ -181,7 +182,7 @@ fn every_sum_column_type_answers_as_the_csv_query() {
     let csv = b"k,i,d,f,s,n\na,1,-0.000,1e3,2.5,\nb,,0.5,,,\na,-4,12.25,0.1,1e-2,\n";
     let dir = table_dir("sums");
     load(csv, &dir, &split(2, 0)).unwrap();
-    let table = Table::open(&dir).unwrap();
+    let table = SplayedTable::open(&dir).unwrap();
     for sum in ["i", "d", "f", "s", "n"] {
         let q = Query {
             group_by: "k",
@@ -199,7 +200,7 @@ fn query_errors_are_step_7s() {
     let csv = b"k,v,day,flag\na,1,2024-01-01,true\nb,x,2024-01-02,false\na,y,,true\n";
     let dir = table_dir("query-errors");
     load(csv, &dir, &split(1, 0)).unwrap();
-    let table = Table::open(&dir).unwrap();
+    let table = SplayedTable::open(&dir).unwrap();
     for (group_by, sum) in [
         ("k", "v"),
         ("k", "day"),

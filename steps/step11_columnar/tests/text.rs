@@ -11,7 +11,7 @@ use step11::query::{self, Query, Split};
 use step11::splayed::infer::TEXT_MIN_VALUES;
 use step11::splayed::load::{LoadOptions, load, parse_schema};
 use step11::splayed::query::run;
-use step11::splayed::scan::{Table, Value};
+use step11::splayed::scan::{SplayedTable, Value};
 use step11::splayed::types::ColumnType;
 
 use crate::common::{files, without_place};
@@ -42,7 +42,7 @@ fn distinct_names_are_text_on_any_threads_and_chunks_and_read_back() {
     load(&csv, &dir, &options(1, 0, "")).unwrap();
     let expected = files(&dir);
     assert!(expected.iter().any(|(name, _)| name == "col3.text"));
-    let table = Table::open(&dir).unwrap();
+    let table = SplayedTable::open(&dir).unwrap();
     let types: Vec<ColumnType> = table.manifest.columns.iter().map(|c| c.ty).collect();
     assert_eq!(types[1], ColumnType::String, "category repeats: interned");
     assert_eq!(types[3], ColumnType::Text, "name hardly repeats: text");
@@ -82,7 +82,7 @@ fn a_column_that_stops_being_numbers_at_its_last_record_is_text() {
     let mut expected = None;
     for (threads, chunk) in [(1, 0), (2, 0), (3, 4_099), (2, 65_536)] {
         load(&csv, &dir, &options(threads, chunk, "")).unwrap();
-        let table = Table::open(&dir).unwrap();
+        let table = SplayedTable::open(&dir).unwrap();
         let types: Vec<ColumnType> = table.manifest.columns.iter().map(|c| c.ty).collect();
         assert_eq!(
             types,
@@ -112,7 +112,7 @@ const CSV: &[u8] = b"k,n,v\n\
 fn group_by_and_sum_over_text_answer_as_the_csv_query() {
     let dir = table_dir("queries");
     load(CSV, &dir, &options(2, 7, "k=text,n=text")).unwrap();
-    let table = Table::open(&dir).unwrap();
+    let table = SplayedTable::open(&dir).unwrap();
     assert!(
         table
             .manifest
@@ -151,7 +151,7 @@ fn a_null_text_in_a_text_column_is_the_empty_key_as_in_the_csv_query() {
     let mut opts = options(2, 5, "k=text");
     opts.nulls = nulls.clone();
     load(csv, &dir, &opts).unwrap();
-    let table = Table::open(&dir).unwrap();
+    let table = SplayedTable::open(&dir).unwrap();
     let q = Query {
         group_by: "k",
         sum: "v",

@@ -6,7 +6,7 @@ use gen_csv::{Config, generate_in_memory};
 use step11::query::{self, Query};
 use step11::splayed;
 use step11::splayed::load::load;
-use step11::splayed::scan::Table;
+use step11::splayed::scan::SplayedTable;
 use step11::splayed::types::ColumnType;
 
 use crate::common::{groups_to_json, split, table_dir};
@@ -22,7 +22,7 @@ fn group_by_int_date_and_bool_columns_as_the_csv_query() {
     csv.extend_from_slice(b"4000,books,1.5,x,,,\n"); // NULL keys: the key ""
     let dir = table_dir("group-by-types");
     load(&csv, &dir, &split(2, 3000)).unwrap();
-    let table = Table::open(&dir).unwrap();
+    let table = SplayedTable::open(&dir).unwrap();
     for (group_by, sum) in [
         ("flag", "value"),
         ("date", "qty"),
@@ -80,7 +80,7 @@ fn sums_past_an_i64_of_units_are_exact_on_any_thread_count() {
     }
     let dir = table_dir("units");
     load(&csv, &dir, &split(2, 0)).unwrap();
-    let table = Table::open(&dir).unwrap();
+    let table = SplayedTable::open(&dir).unwrap();
     assert_eq!(table.manifest.columns[1].ty, ColumnType::Int64);
     assert_eq!(
         table.manifest.columns[2].ty,
@@ -113,7 +113,7 @@ fn a_decimal_column_sums_the_texts_not_their_f64s() {
     let csv = b"k,v\na,72.1\na,32.1\n";
     let dir = table_dir("texts");
     load(csv, &dir, &split(1, 0)).unwrap();
-    let table = Table::open(&dir).unwrap();
+    let table = SplayedTable::open(&dir).unwrap();
     assert_eq!(
         table.manifest.columns[1].ty,
         ColumnType::Decimal { scale: 1 }

@@ -19,7 +19,7 @@ use step12::hash_index::select::{Access, Where, select};
 use step12::query::{Query, Split};
 use step12::splayed::load::{LoadOptions, load};
 use step12::splayed::query::run_selected;
-use step12::splayed::scan::Table;
+use step12::splayed::scan::SplayedTable;
 
 fn rows() -> u64 {
     std::env::var("STEP12_WHERE_ROWS")
@@ -28,7 +28,7 @@ fn rows() -> u64 {
         .unwrap_or(2_000_000)
 }
 
-fn query(table: &Table, index: Option<&IndexFiles>, value: &str) -> (Groups, Access) {
+fn query(table: &SplayedTable, index: Option<&IndexFiles>, value: &str) -> (Groups, Access) {
     let filter = Where {
         column: "category",
         value: value.as_bytes(),
@@ -57,7 +57,7 @@ fn bench(c: &mut Criterion) {
     drop(csv);
     let threads = Split::all_cores().threads;
     add(&dir, "category", threads).expect("category has an index");
-    let table = Table::open(&dir).expect("the table just loaded");
+    let table = SplayedTable::open(&dir).expect("the table just loaded");
     let index = IndexFiles::open(&table).expect("its index maps");
     let mut g = c.benchmark_group(format!("--where category=VALUE ({rows} rows)"));
     for value in ["fish", "books"] {

@@ -10,7 +10,7 @@ use crate::machine::State;
 use crate::pool;
 use crate::query::{Aggregator, Query, REVIEW};
 use crate::scatter;
-use crate::table::{GroupBy, Winner};
+use crate::table::{GroupBy, QueryTable};
 use crate::{Parser, Record, Tier};
 
 /// How the query splits its input: threads, and the chunk size in bytes (0: the
@@ -87,7 +87,7 @@ pub fn run_plan(
     threads: usize,
 ) -> Result<Groups, QueryError> {
     let tier = Tier::chosen().or_portable();
-    let mut header = Aggregator::<Winner>::new(query);
+    let mut header = Aggregator::<QueryTable>::new(query);
     let mut parser = Parser::new(query.dialect.delimiter);
     let Some(header_end) = first_record(input, &mut parser, &mut header)? else {
         return header.finish(); // the input ended with its first record

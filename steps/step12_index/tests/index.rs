@@ -14,7 +14,7 @@ use step12::query::{self, Query, Split};
 use step12::splayed::error::TableError;
 use step12::splayed::load::{LoadOptions, load, parse_schema};
 use step12::splayed::query::run_selected;
-use step12::splayed::scan::Table;
+use step12::splayed::scan::SplayedTable;
 
 use crate::common::{files, split, step12, table_dir};
 
@@ -44,7 +44,7 @@ fn the_hash_index_groups_rows_by_first_occurrence_on_any_thread_count() {
         for threads in [1, 2, 3, 8] {
             load(&csv, &dir, &split(threads, 4096)).unwrap();
             assert_eq!(add(&dir, column, threads).unwrap().0, k);
-            let table = Table::open(&dir).unwrap();
+            let table = SplayedTable::open(&dir).unwrap();
             assert_eq!(table.manifest.index, Some(k));
             let index = IndexFiles::open(&table).unwrap().expect("an index");
             assert_eq!(index.groups(), order.len(), "{column}");
@@ -104,7 +104,7 @@ fn an_index_is_the_tables_once_its_manifest_names_it_and_replaces_another() {
     assert!(fish.2.contains("through the hash index"), "{fish:?}");
     // An index on another column replaces it, and its files go.
     assert_eq!(step12(&["index", d, "flag"]).0, Some(0));
-    let table = Table::open(&dir).unwrap();
+    let table = SplayedTable::open(&dir).unwrap();
     assert_eq!(table.manifest.index, Some(6));
     assert!(!dir.join("col1.index.rows").exists());
     assert!(dir.join("col6.index.rows").exists());
@@ -145,7 +145,7 @@ fn text_table(test: &str) -> PathBuf {
 #[test]
 fn where_over_a_text_column_is_a_scan_that_answers_as_the_csv_query() {
     let dir = text_table("text-where");
-    let table = Table::open(&dir).unwrap();
+    let table = SplayedTable::open(&dir).unwrap();
     let json = |groups| groups_to_json_with(&groups, Aggs::ALL).to_string();
     // --where k=VALUE: the records whose k is VALUE, and only them.
     for value in ["a", "b,\"c\"", "", "line\nbreak", "missing"] {
@@ -247,7 +247,7 @@ fn an_interrupted_index_leaves_the_table_as_it_was() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         let verified = step12(&["verify", t]);
         assert_eq!(verified.0, Some(0), "{stderr} {verified:?}");
-        let indexed = Table::open(&table).unwrap().manifest.index.is_some();
+        let indexed = SplayedTable::open(&table).unwrap().manifest.index.is_some();
         if out.status.code() == Some(130) && !indexed {
             interrupted += 1;
             let left: Vec<_> = std::fs::read_dir(&table)

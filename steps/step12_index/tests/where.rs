@@ -14,7 +14,7 @@ use step12::splayed::error::TableError;
 use step12::splayed::load::{LoadOptions, load};
 use step12::splayed::query::run_selected;
 use step12::splayed::rows::Selection;
-use step12::splayed::scan::Table;
+use step12::splayed::scan::SplayedTable;
 
 use crate::common::step12;
 
@@ -26,7 +26,7 @@ fn table_dir(test: &str) -> PathBuf {
 
 /// The rows `filter` selects, through the table's index when `use_index`.
 fn selected<'t>(
-    table: &'t Table,
+    table: &'t SplayedTable,
     index: &'t Option<IndexFiles>,
     filter: Option<Where<'_>>,
     use_index: bool,
@@ -36,7 +36,7 @@ fn selected<'t>(
 
 /// GROUP BY category, SUM(qty): every aggregate, as JSON, to compare.
 fn answer(
-    table: &Table,
+    table: &SplayedTable,
     filter: Option<Where<'_>>,
     use_index: bool,
     threads: usize,
@@ -52,7 +52,7 @@ fn answer(
     (groups_to_json_with(&groups, Aggs::ALL).to_string(), access)
 }
 
-fn load_with(csv: &[u8], dir: &Path, index: Option<&str>) -> Table {
+fn load_with(csv: &[u8], dir: &Path, index: Option<&str>) -> SplayedTable {
     let options = LoadOptions {
         split: Some(Split {
             threads: 2,
@@ -64,7 +64,7 @@ fn load_with(csv: &[u8], dir: &Path, index: Option<&str>) -> Table {
     if let Some(column) = index {
         add(dir, column, 2).unwrap();
     }
-    Table::open(dir).unwrap()
+    SplayedTable::open(dir).unwrap()
 }
 
 /// One record as CSV: a field quoted (its quotes doubled) when it holds a

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use harness::query::{Groups, Place, QueryError};
 
-use crate::table::{GroupBy, Winner};
+use crate::table::{GroupBy, QueryTable};
 use crate::value::parse_value;
 use crate::{Parser, Record};
 
@@ -44,7 +44,7 @@ impl Fields for [Vec<u8>] {
 
 /// The aggregation, one record at a time: the header names the columns, every
 /// other record adds to its group.
-pub struct Aggregator<'q, T = Winner> {
+pub struct Aggregator<'q, T = QueryTable> {
     query: Query<'q>,
     /// `(key column, value column, header width)` once the header is read.
     columns: Option<(usize, usize, usize)>,
@@ -164,14 +164,14 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
 }
 
 // ANCHOR: run
-/// Runs `query` over `input` with this step's parser and the [`Winner`] table.
+/// Runs `query` over `input` with this step's parser and the [`QueryTable`] table.
 ///
 /// # Errors
 /// The first error in record order: a [`QueryError`] of a record, or the parse error
 /// of an unterminated quote (which is always at the end: the records before it were
 /// all aggregated first).
 pub fn run(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
-    run_with::<Winner>(input, query)
+    run_with::<QueryTable>(input, query)
 }
 
 /// [`run`] with the GROUP BY table `T`, so the benchmark can compare tables inside

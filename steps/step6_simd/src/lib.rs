@@ -5,12 +5,12 @@
 //! compare per character class gives one `u64` bitmap each for quotes, delimiters,
 //! LFs and CRs ([`blocks`]); the prefix XOR of the quote bits (one carry-less
 //! multiply) says which bytes are inside quotes; the delimiters and LFs outside
-//! quotes are the structural index, walked with `trailing_zeros` ([`index`]). The
+//! quotes are the structural index, walked with `trailing_zeros` ([`structural`]). The
 //! dialect's lenient quotes (`ab"c`, `"ab"c`) break the prefix XOR: the same bitmaps
 //! find the blocks that hold one, and those go through step 5's state machine.
 //!
 //! **What changed since the previous step.** `scan.rs` is gone; [`blocks`] (the
-//! bitmap kernel, per tier) and [`index`] (the block walk) are new; the state
+//! bitmap kernel, per tier) and [`structural`] (the block walk) are new; the state
 //! machine of step 5 is the fallback and the [`Tier::Scalar`] tier, resumable at a
 //! record start. The query on top ([`query`], [`table`], [`value`]) is step 5's,
 //! unchanged: only the parser under it is new. That is the question this step
@@ -41,9 +41,9 @@ pub use record::{Field, Record, Span};
 
 pub mod blocks;
 pub mod cli;
-pub mod index;
 pub mod query;
 pub mod step1_query;
+pub mod structural;
 pub mod table;
 pub mod value;
 

@@ -44,12 +44,12 @@ pub use record::{Field, Record, Span};
 pub mod blocks;
 pub mod cli;
 pub mod digits;
-pub mod index;
 pub mod key_words;
 pub mod lanes16;
 pub mod project;
 pub mod query;
 pub mod step1_query;
+pub mod structural;
 pub mod table;
 pub mod value;
 

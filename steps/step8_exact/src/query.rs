@@ -12,7 +12,7 @@ use crate::exact::{Number, parse_number};
 use crate::lanes16::parse_simd_fixed;
 use crate::machine::State;
 use crate::project::{Row, plain_span, raw_cooked};
-use crate::table::{GroupBy, Winner};
+use crate::table::{GroupBy, QueryTable};
 use crate::{Parser, Record, Tier};
 
 /// Which columns the query groups by and sums: the harness's, as every query step's.
@@ -48,7 +48,7 @@ impl Fields for [Vec<u8>] {
 
 /// The aggregation, one record at a time: the header names the columns, every
 /// other record adds to its group.
-pub struct Aggregator<'q, T = Winner> {
+pub struct Aggregator<'q, T = QueryTable> {
     query: Query<'q>,
     /// `(key column, value column, header width)` once the header is read.
     columns: Option<(usize, usize, usize)>,
@@ -289,7 +289,7 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
 }
 
 // ANCHOR: run
-/// Runs `query` over `input` with this step's parser and the [`Winner`] table.
+/// Runs `query` over `input` with this step's parser and the [`QueryTable`] table.
 ///
 /// # Errors
 /// The first error in record order: a [`QueryError`] of a record, or the parse error
@@ -310,9 +310,9 @@ pub fn run(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
 pub fn run_projected(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
     let tier = Tier::chosen().or_portable();
     if tier == Tier::Scalar {
-        return run_with::<Winner>(input, query);
+        return run_with::<QueryTable>(input, query);
     }
-    let mut aggregator = Aggregator::<Winner>::new(query);
+    let mut aggregator = Aggregator::<QueryTable>::new(query);
     let mut parser = Parser::new(query.dialect.delimiter);
     let Some(from) = first_record(input, &mut parser, &mut aggregator)? else {
         return aggregator.finish(); // the input ended with its first record

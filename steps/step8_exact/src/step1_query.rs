@@ -24,7 +24,7 @@ use crate::query::{Aggregator, Query};
 /// the dialect or the query fails.
 pub fn run(path: &Path, query: Query<'_>) -> Result<Groups, RunError> {
     let file = File::open(path).map_err(|e| Error::io(path, e))?;
-    let mut aggregator = Aggregator::<crate::table::Winner>::new(query);
+    let mut aggregator = Aggregator::<crate::table::QueryTable>::new(query);
     let mut failure = None;
     step1::for_each_record(BufReader::new(file), query.dialect.delimiter, |record| {
         if failure.is_none() {

@@ -27,7 +27,7 @@ use arrow_schema::{ArrowError, Field, Schema};
 use harness::query::key_text;
 
 use step11::splayed::error::TableError;
-use step11::splayed::scan::{ColumnFiles, Table, Value};
+use step11::splayed::scan::{ColumnFiles, SplayedTable, Value};
 use step11::splayed::types::ColumnType;
 
 /// The arrow crates this module writes with, for readers (`tests/arrow.rs`) that
@@ -39,7 +39,7 @@ pub use {arrow_array, arrow_ipc};
 /// # Errors
 /// [`TableError::Io`] when writing fails (Arrow's errors are reported as I/O errors
 /// of `path`), or a table error when a column's files are missing.
-pub fn export(table: &Table, path: &Path) -> Result<(), TableError> {
+pub fn export(table: &SplayedTable, path: &Path) -> Result<(), TableError> {
     let io = |e: ArrowError| TableError::io_write_at(path)(std::io::Error::other(e));
     let batch = record_batch(table)?;
     let file = File::create(path).map_err(TableError::io_write_at(path))?;
@@ -54,7 +54,7 @@ pub fn export(table: &Table, path: &Path) -> Result<(), TableError> {
 /// # Errors
 /// A table error when a column's files are missing; Arrow's, as
 /// [`TableError::NotATable`], when an array cannot be built.
-pub fn record_batch(table: &Table) -> Result<RecordBatch, TableError> {
+pub fn record_batch(table: &SplayedTable) -> Result<RecordBatch, TableError> {
     let not = |e: ArrowError| TableError::NotATable(Default::default(), e.to_string());
     let mut fields = Vec::new();
     let mut arrays = Vec::new();
@@ -73,7 +73,7 @@ pub fn record_batch(table: &Table) -> Result<RecordBatch, TableError> {
 }
 
 /// One column as an Arrow array.
-fn to_array(table: &Table, files: &ColumnFiles) -> Result<ArrayRef, ArrowError> {
+fn to_array(table: &SplayedTable, files: &ColumnFiles) -> Result<ArrayRef, ArrowError> {
     let rows = table.manifest.rows as usize;
     let values = (0..rows).map(|i| files.value_at(i));
     Ok(match files.ty {
@@ -125,7 +125,11 @@ fn text(files: &ColumnFiles, rows: usize) -> ArrayRef {
 
 // ANCHOR: dictionary
 /// A string column as an Arrow dictionary of its own symbols, numbered by first use.
-fn dictionary(table: &Table, files: &ColumnFiles, rows: usize) -> Result<ArrayRef, ArrowError> {
+fn dictionary(
+    table: &SplayedTable,
+    files: &ColumnFiles,
+    rows: usize,
+) -> Result<ArrayRef, ArrowError> {
     let mut local = vec![u32::MAX; table.manifest.symbols as usize];
     let mut used: Vec<u32> = Vec::new();
     let keys: UInt32Array = (0..rows)

@@ -1,6 +1,6 @@
 //! The exports: a table that step 11 loaded, as a file that other engines open, so
 //! that what the ladder loaded is not locked in its own format. Not a step: the
-//! table is read through step 11's library ([`step11::splayed::scan::Table`]), as a
+//! table is read through step 11's library ([`step11::splayed::scan::SplayedTable`]), as a
 //! query reads it, and each format is behind a feature of its own (the crates they
 //! need take longer to build than the step).
 //!

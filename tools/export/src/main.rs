@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use clap::{Arg, ArgGroup, Command};
 use step11::splayed::error::TableError;
-use step11::splayed::scan::Table;
+use step11::splayed::scan::SplayedTable;
 
 fn command() -> Command {
     Command::new("export")
@@ -51,7 +51,7 @@ fn main() -> ExitCode {
         ),
     };
     let start = Instant::now();
-    let written = Table::open(dir).map(|table| export_as(&table, out, feature));
+    let written = SplayedTable::open(dir).map(|table| export_as(&table, out, feature));
     match written {
         Ok(Some(Ok(()))) => {
             println!(
@@ -78,7 +78,7 @@ fn main() -> ExitCode {
 
 /// Writes `table` to `out` in the format of `feature`; `None` when the tool was
 /// built without it.
-fn export_as(table: &Table, out: &Path, feature: &str) -> Option<Result<(), TableError>> {
+fn export_as(table: &SplayedTable, out: &Path, feature: &str) -> Option<Result<(), TableError>> {
     match feature {
         #[cfg(feature = "arrow")]
         "arrow" => Some(export::arrow::export(table, out)),

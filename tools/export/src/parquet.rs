@@ -12,7 +12,7 @@ use ::parquet::arrow::ArrowWriter;
 use ::parquet::errors::ParquetError;
 
 use step11::splayed::error::TableError;
-use step11::splayed::scan::Table;
+use step11::splayed::scan::SplayedTable;
 
 use crate::arrow::record_batch;
 
@@ -25,7 +25,7 @@ pub use ::parquet as parquet_crate;
 /// # Errors
 /// [`TableError::Io`] when writing fails (Parquet's errors are reported as I/O
 /// errors of `path`), or a table error when a column's files are missing.
-pub fn export(table: &Table, path: &Path) -> Result<(), TableError> {
+pub fn export(table: &SplayedTable, path: &Path) -> Result<(), TableError> {
     let io = |e: ParquetError| TableError::io_write_at(path)(std::io::Error::other(e));
     let batch = record_batch(table)?;
     let file = File::create(path).map_err(TableError::io_write_at(path))?;

@@ -9,7 +9,7 @@ use export::arrow::arrow_array::{Array, StringArray};
 use export::arrow::arrow_ipc::reader::FileReader;
 use gen_csv::{Config, generate_in_memory};
 use step11::splayed::load::{LoadOptions, load, parse_schema};
-use step11::splayed::scan::{Table, Value};
+use step11::splayed::scan::{SplayedTable, Value};
 
 #[test]
 fn the_export_reads_back_value_for_value() {
@@ -29,7 +29,7 @@ fn the_export_reads_back_value_for_value() {
         ..LoadOptions::default()
     };
     load(&csv, &dir, &options).unwrap();
-    let table = Table::open(&dir).unwrap();
+    let table = SplayedTable::open(&dir).unwrap();
     export::arrow::export(&table, &out).unwrap();
     let reader = FileReader::try_new(std::fs::File::open(&out).unwrap(), None).unwrap();
     let batches: Vec<_> = reader.map(Result::unwrap).collect();

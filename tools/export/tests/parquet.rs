@@ -10,7 +10,7 @@ use export::arrow::arrow_array::{Array, StringArray};
 use export::parquet::parquet_crate::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use gen_csv::{Config, generate_in_memory};
 use step11::splayed::load::{LoadOptions, load, parse_schema};
-use step11::splayed::scan::{Table, Value};
+use step11::splayed::scan::{SplayedTable, Value};
 
 /// Row `row` of a string column, through its dictionary.
 fn text(column: &dyn Array, row: usize) -> Option<String> {
@@ -42,7 +42,7 @@ fn the_export_reads_back_value_for_value() {
         ..LoadOptions::default()
     };
     load(&csv, &dir, &options).unwrap();
-    let table = Table::open(&dir).unwrap();
+    let table = SplayedTable::open(&dir).unwrap();
     export::parquet::export(&table, &out).unwrap();
     let expected = export::arrow::record_batch(&table).unwrap();
     let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap())

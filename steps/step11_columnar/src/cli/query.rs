@@ -13,7 +13,7 @@ use harness::run::cli;
 
 use crate::cli::{NAME, read_options, report, split, threads_arg};
 use crate::splayed::query;
-use crate::splayed::scan::Table;
+use crate::splayed::scan::SplayedTable;
 
 /// The subcommand's arguments.
 pub fn command() -> Command {
@@ -80,7 +80,7 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
          mapped; load it again, and `{NAME} verify` it.",
         dir.display()
     ));
-    let table = Table::open(dir).map_err(|e| report(&e, json))?;
+    let table = SplayedTable::open(dir).map_err(|e| report(&e, json))?;
     let mut first_seconds = None;
     let mut answer = None;
     for _ in 0..runs {

@@ -7,7 +7,7 @@ use harness::query::{COMMON_NULLS, QueryError, key_text};
 use serde_json::{Value, json};
 
 use crate::splayed::date;
-use crate::splayed::scan::{ColumnFiles, Table};
+use crate::splayed::scan::{ColumnFiles, SplayedTable};
 use crate::splayed::types::ColumnType;
 
 /// An error of `load` or `query`.
@@ -166,7 +166,7 @@ impl From<harness::Error> for TableError {
 
 /// Step 10's error for row `row`'s value, its text as the CSV had it.
 pub(crate) fn invalid_number(
-    table: &Table,
+    table: &SplayedTable,
     values: &ColumnFiles,
     column: &str,
     row: usize,

@@ -21,7 +21,7 @@ use crate::pool::map_chunks;
 use crate::query::Query;
 use crate::splayed::date;
 use crate::splayed::error::{TableError, invalid_number};
-use crate::splayed::scan::{ColumnFiles, Table, Value};
+use crate::splayed::scan::{ColumnFiles, SplayedTable, Value};
 use crate::splayed::types::ColumnType;
 use crate::splayed::units;
 use crate::table::Acc;
@@ -39,7 +39,7 @@ pub(crate) const RANGES_PER_THREAD: usize = 4;
 /// floats (their text is not kept, and `1.50` and `1.5` are two keys to step 10), and
 /// [`TableError::NotATable`] when a column's files are missing, of the wrong size or
 /// checksum, or hold a symbol id past the column's bound.
-pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, TableError> {
+pub fn run(table: &SplayedTable, query: Query<'_>, threads: usize) -> Result<Groups, TableError> {
     let (key, sum) = (
         table.column_index(query.group_by)?,
         table.column_index(query.sum)?,
@@ -90,7 +90,7 @@ pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, Ta
 
 /// The query with the groups kept in `S`, one per thread, merged at the end.
 fn run_with<S: Slots>(
-    table: &Table,
+    table: &SplayedTable,
     values: &ColumnFiles,
     query: Query<'_>,
     threads: usize,
@@ -135,7 +135,7 @@ trait Slots: Send {
     /// Adds another thread's groups.
     fn merge(&mut self, other: Self);
     /// The answer, keys as the CSV had them.
-    fn into_groups(self, table: &Table) -> Groups;
+    fn into_groups(self, table: &SplayedTable) -> Groups;
 }
 
 // ANCHOR: by_symbol
@@ -159,7 +159,7 @@ impl Slots for BySymbol<'_> {
         }
     }
 
-    fn into_groups(self, table: &Table) -> Groups {
+    fn into_groups(self, table: &SplayedTable) -> Groups {
         symbol_groups(table, &self.accs)
     }
 }
@@ -167,7 +167,7 @@ impl Slots for BySymbol<'_> {
 
 /// The groups of an array indexed by symbol id: each id with a count, its key the
 /// symbol's bytes.
-pub(crate) fn symbol_groups(table: &Table, accs: &[Acc]) -> Groups {
+pub(crate) fn symbol_groups(table: &SplayedTable, accs: &[Acc]) -> Groups {
     let used = accs.iter().enumerate().filter(|(_, acc)| acc.count > 0);
     used.map(|(id, acc)| (table.symbol(id as u32).to_vec(), acc.group()))
         .collect()
@@ -199,7 +199,7 @@ impl Slots for ByValue<'_> {
         }
     }
 
-    fn into_groups(self, _: &Table) -> Groups {
+    fn into_groups(self, _: &SplayedTable) -> Groups {
         let text = |key: Option<i64>| match (self.keys.ty, key) {
             (_, None) => Vec::new(),
             (ColumnType::Date, Some(d)) => {
@@ -236,7 +236,7 @@ impl<'c> Slots for ByText<'c> {
         }
     }
 
-    fn into_groups(self, _: &Table) -> Groups {
+    fn into_groups(self, _: &SplayedTable) -> Groups {
         self.accs
             .iter()
             .map(|(key, acc)| (key.to_vec(), acc.group()))
@@ -248,7 +248,7 @@ impl<'c> Slots for ByText<'c> {
 /// Adds rows `range` into `accs`; at a value that is not a number, records its row
 /// in `bad` (keeping the smallest) and stops.
 fn aggregate<S: Slots>(
-    table: &Table,
+    table: &SplayedTable,
     values: &ColumnFiles,
     range: impl Iterator<Item = usize> + Clone,
     (accs, bad): &mut (S, Option<usize>),

@@ -18,7 +18,7 @@ use crate::splayed::types::ColumnType;
 /// An open table: its manifest and its symbol file, and each column's files once a
 /// query asked for them (mapped once, so a second query does not fault the pages in
 /// again).
-pub struct Table {
+pub struct SplayedTable {
     pub(crate) dir: PathBuf,
     /// What the table holds.
     pub manifest: Manifest,
@@ -43,7 +43,7 @@ pub struct ColumnFiles {
     pub width: usize,
 }
 
-/// A column's files as [`Table::column_to_scan`] gives them.
+/// A column's files as [`SplayedTable::column_to_scan`] gives them.
 pub(crate) enum ToScan<'t> {
     /// Checked by an earlier query.
     Checked(&'t ColumnFiles),
@@ -65,13 +65,13 @@ impl std::ops::Deref for ToScan<'_> {
 /// of columns.
 const MANIFEST_MAX: u64 = 64 << 20;
 
-impl Table {
+impl SplayedTable {
     /// Opens the table at `dir`: reads the manifest, maps the symbol file.
     ///
     /// # Errors
     /// [`TableError::NotATable`] when the manifest is missing (a load that did not
     /// finish), of another format, or a file's size disagrees with it.
-    pub fn open(dir: &Path) -> Result<Table, TableError> {
+    pub fn open(dir: &Path) -> Result<SplayedTable, TableError> {
         let not = |why: String| TableError::NotATable(dir.into(), why);
         // A manifest is a few lines a column; a larger file is not one, and is not
         // read into memory; nor is more than that of a file that grows as it is read.
@@ -109,7 +109,7 @@ impl Table {
         }
         let total = u64_at(&symbol_offsets, manifest.symbols as usize);
         let symbol_bytes = map_exact(dir, &manifest, &dir.join(SYMBOL_BYTES), total, None)?;
-        Ok(Table {
+        Ok(SplayedTable {
             dir: dir.to_path_buf(),
             columns: (0..manifest.columns.len())
                 .map(|_| OnceLock::new())
@@ -133,7 +133,7 @@ impl Table {
     /// Column `k`'s files, mapped on first use (their sizes checked).
     ///
     /// # Errors
-    /// As [`Table::open`].
+    /// As [`SplayedTable::open`].
     pub fn column(&self, k: usize) -> Result<&ColumnFiles, TableError> {
         if let Some(files) = self.columns[k].get() {
             return Ok(files);
@@ -144,13 +144,13 @@ impl Table {
 
     // ANCHOR: to_scan
     /// Column `k`'s files for a scan that reads every row of its `values` file: as
-    /// [`Table::column`] when an earlier query checked them; else mapped with every
+    /// [`SplayedTable::column`] when an earlier query checked them; else mapped with every
     /// size and every other file's checksum checked, and the `values` file's check
     /// ([`Running`]) handed to the scan, which takes it as it reads and then gives
-    /// the files back to the table with [`Table::checked`].
+    /// the files back to the table with [`SplayedTable::checked`].
     ///
     /// # Errors
-    /// As [`Table::open`].
+    /// As [`SplayedTable::open`].
     pub(crate) fn column_to_scan(&self, k: usize) -> Result<ToScan<'_>, TableError> {
         if let Some(files) = self.columns[k].get() {
             return Ok(ToScan::Checked(files));
@@ -164,7 +164,7 @@ impl Table {
     /// every range joined in file order, and keeps the files for the next query.
     ///
     /// # Errors
-    /// [`TableError::NotATable`] as [`Table::open`]: the file's checksum is not the
+    /// [`TableError::NotATable`] as [`SplayedTable::open`]: the file's checksum is not the
     /// manifest's, or a symbol id lies past its bound; the scan's answer is then
     /// not to be given.
     pub(crate) fn checked(
@@ -297,7 +297,7 @@ pub enum Value<'t> {
 
 impl ColumnFiles {
     /// Row `i`'s value; `table` gives the symbols.
-    pub fn value<'t>(&'t self, table: &'t Table, i: usize) -> Value<'t> {
+    pub fn value<'t>(&'t self, table: &'t SplayedTable, i: usize) -> Value<'t> {
         match (self.ty, self.value_at(i)) {
             (ColumnType::String, Value::Str(id)) => Value::Str(table.symbol(u32::from_le_bytes(
                 id.try_into().expect("a string column's id is 4 bytes"),

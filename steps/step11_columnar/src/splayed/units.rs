@@ -25,7 +25,7 @@ use crate::pool::map_chunks;
 use crate::splayed::error::TableError;
 use crate::splayed::mapped_check::Running;
 use crate::splayed::query::{RANGES_PER_THREAD, symbol_groups};
-use crate::splayed::scan::{ColumnFiles, Table, ToScan, prefetch};
+use crate::splayed::scan::{ColumnFiles, SplayedTable, ToScan, prefetch};
 use crate::splayed::types::ColumnType;
 use crate::table::Acc;
 
@@ -74,14 +74,14 @@ pub(crate) fn scale_of(ty: ColumnType) -> Option<u32> {
 /// `sum` ([`scale_of`] is `Some`) over every row of `table`, on `threads` threads.
 ///
 /// The first query to read the two columns checks their `values` files as it reads
-/// them ([`Table::column_to_scan`]): each block of [`BLOCK`] rows is checked (its
+/// them ([`SplayedTable::column_to_scan`]): each block of [`BLOCK`] rows is checked (its
 /// CRC-32 taken, its ids held under their bound) and then added, from the cache.
 ///
 /// # Errors
-/// As [`Table::column`]: a file that does not match its size or checksum, or a
+/// As [`SplayedTable::column`]: a file that does not match its size or checksum, or a
 /// symbol id past the column's bound.
 pub(crate) fn run(
-    table: &Table,
+    table: &SplayedTable,
     (key, sum): (usize, usize),
     threads: usize,
 ) -> Result<Groups, TableError> {
@@ -171,7 +171,7 @@ fn check_and_add(
 ///
 /// `keys` is the key column (`u32` symbol ids), `values` the value column (`int64`
 /// or `decimal(S)`: `scale` is `S`, 0 for `int64`), both as mapped: every id of
-/// `rows` under the column's bound, `units.len()`, as [`Table::column`] or the
+/// `rows` under the column's bound, `units.len()`, as [`SplayedTable::column`] or the
 /// block's check in [`run`] found.
 #[inline(always)]
 fn add_units(

@@ -7,10 +7,10 @@ use crate::exact::fixed_to_f64;
 use crate::splayed::date;
 use crate::splayed::error::TableError;
 use crate::splayed::layout::{MANIFEST, SYMBOL_BYTES};
-use crate::splayed::scan::{ColumnFiles, Table, offset_at};
+use crate::splayed::scan::{ColumnFiles, SplayedTable, offset_at};
 use crate::splayed::types::ColumnType;
 
-impl Table {
+impl SplayedTable {
     /// Checks the whole table, as the `verify` subcommand does: maps every column's
     /// files, each checked against its size and its checksum in the manifest
     /// (`map_exact`), reads every value a query relies on against its bounds

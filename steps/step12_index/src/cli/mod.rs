@@ -24,7 +24,7 @@ use crate::pool;
 use crate::query::Split;
 use crate::splayed::error::TableError;
 use crate::splayed::load::{LoadOptions, load, parse_schema};
-use crate::splayed::scan::Table;
+use crate::splayed::scan::SplayedTable;
 use crate::{Step12, chunks, map};
 
 /// This step on the harness's interface, as the subcommands run it.
@@ -155,14 +155,14 @@ pub fn load_options(matches: &ArgMatches) -> Result<LoadOptions, TableError> {
 /// same record, tests/round_trip.rs), with its line.
 ///
 /// # Errors
-/// As [`Table::open`] and [`crate::splayed::query::run`].
+/// As [`SplayedTable::open`] and [`crate::splayed::query::run`].
 pub fn query_table(
     input: &[u8],
     dir: &Path,
     query: Query<'_>,
     split: Split,
 ) -> Result<Groups, TableError> {
-    match crate::splayed::query::run(&Table::open(dir)?, query, split.threads) {
+    match crate::splayed::query::run(&SplayedTable::open(dir)?, query, split.threads) {
         Err(TableError::Query(e)) => Err(crate::query::run_split(input, query, split)
             .err()
             .unwrap_or(e)

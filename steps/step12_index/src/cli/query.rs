@@ -17,7 +17,7 @@ use crate::cli::{NAME, read_options, report, split, threads_arg};
 use crate::hash_index::IndexFiles;
 use crate::hash_index::select::{Where, describe, select};
 use crate::splayed::query::run_selected;
-use crate::splayed::scan::Table;
+use crate::splayed::scan::SplayedTable;
 
 /// The subcommand's arguments.
 pub fn command() -> Command {
@@ -103,7 +103,7 @@ pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
          mapped; load it again, and `{NAME} verify` it.",
         dir.display()
     ));
-    let table = Table::open(dir).map_err(|e| report(&e, json))?;
+    let table = SplayedTable::open(dir).map_err(|e| report(&e, json))?;
     let index = match (filter, m.get_flag("scan")) {
         (Some(_), false) => IndexFiles::open(&table).map_err(|e| report(&e, json))?,
         _ => None,

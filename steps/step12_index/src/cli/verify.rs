@@ -1,5 +1,5 @@
 //! `verify TABLE_DIR`: checks every file of a table against its size and its
-//! checksum in the manifest ([`Table::verify`]), and its index against its column
+//! checksum in the manifest ([`SplayedTable::verify`]), and its index against its column
 //! ([`crate::hash_index::verify`]), as SQLite's `PRAGMA
 //! integrity_check` does for a database file: a table is input, and may have been
 //! damaged since its load.
@@ -13,7 +13,7 @@ use harness::run::measure::thousands;
 
 use crate::cli::report;
 use crate::hash_index::verify::verify;
-use crate::splayed::scan::Table;
+use crate::splayed::scan::SplayedTable;
 
 /// The subcommand's arguments.
 pub fn command() -> Command {
@@ -34,7 +34,7 @@ pub fn command() -> Command {
 pub fn run(m: &ArgMatches) -> Result<ExitCode, ExitCode> {
     let dir = m.get_one::<PathBuf>("table").expect("required");
     let start = Instant::now();
-    let table = Table::open(dir).map_err(|e| report(&e, false))?;
+    let table = SplayedTable::open(dir).map_err(|e| report(&e, false))?;
     let (files, bytes) = table.verify().map_err(|e| report(&e, false))?;
     let indexed = verify(&table).map_err(|e| report(&e, false))?;
     println!(

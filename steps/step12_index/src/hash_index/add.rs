@@ -25,7 +25,7 @@ use crate::splayed::layout::{MANIFEST, column_file, write_file, write_words};
 use crate::splayed::load::{keep_after, keep_on_interrupt, remove_on_interrupt};
 use crate::splayed::manifest::Manifest;
 use crate::splayed::rows::key_of;
-use crate::splayed::scan::Table;
+use crate::splayed::scan::SplayedTable;
 use crate::splayed::types::ColumnType;
 
 /// The parts of an index's files: `col{k}.index.{part}`.
@@ -42,7 +42,7 @@ pub const PARTS: [&str; 3] = ["index.offsets", "index.rows", "index.slots"];
 /// [`TableError::Schema`] for a `text` column; [`TableError::Io`] when a file cannot
 /// be written (the table is then as it was).
 pub fn add(dir: &Path, column: &str, threads: usize) -> Result<(usize, HashIndex), TableError> {
-    let table = Table::open(dir)?;
+    let table = SplayedTable::open(dir)?;
     let k = table.column_index(column)?;
     if table.manifest.columns[k].ty == ColumnType::Text {
         return Err(TableError::Schema(format!(
@@ -97,8 +97,8 @@ pub fn add(dir: &Path, column: &str, threads: usize) -> Result<(usize, HashIndex
 /// value by its key.
 ///
 /// # Errors
-/// As [`Table::column`].
-pub fn of_column(table: &Table, k: usize, threads: usize) -> Result<HashIndex, TableError> {
+/// As [`SplayedTable::column`].
+pub fn of_column(table: &SplayedTable, k: usize, threads: usize) -> Result<HashIndex, TableError> {
     let column = table.column(k)?;
     let keys: Vec<[u8; 16]> = (0..table.manifest.rows as usize)
         .map(|i| key_of(column, i))

@@ -8,7 +8,7 @@ use memmap2::Mmap;
 use crate::splayed::error::TableError;
 use crate::splayed::layout::column_file;
 use crate::splayed::mapped_check::{Under, map_exact};
-use crate::splayed::scan::{Table, u64_at};
+use crate::splayed::scan::{SplayedTable, u64_at};
 
 /// A column's hash index as it lies on disk: three little-endian arrays, mapped,
 /// read where a query needs them.
@@ -28,7 +28,7 @@ impl IndexFiles {
     /// [`TableError::NotATable`] when a file is missing, of another size or checksum
     /// than the manifest's, holds a row number past the table's rows, or its offsets
     /// or slots are not an index's.
-    pub fn open(table: &Table) -> Result<Option<IndexFiles>, TableError> {
+    pub fn open(table: &SplayedTable) -> Result<Option<IndexFiles>, TableError> {
         let Some(k) = table.manifest.index else {
             return Ok(None);
         };

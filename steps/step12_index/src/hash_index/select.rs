@@ -20,7 +20,7 @@ use crate::hash_index::{IndexFiles, hash_key};
 use crate::splayed::encode::{Bits, ColumnChunk, Out, push_typed};
 use crate::splayed::error::TableError;
 use crate::splayed::rows::{Selection, key_of, zero_is_zero, zero_keys};
-use crate::splayed::scan::{ColumnFiles, Table};
+use crate::splayed::scan::{ColumnFiles, SplayedTable};
 use crate::splayed::types::ColumnType;
 
 /// `--where COLUMN=VALUE`, split at the first `=` (a column's name has none of its
@@ -107,7 +107,7 @@ fn typed_key(ty: ColumnType, text: &[u8], column: &str) -> Result<[u8; 16], Tabl
 /// A missing column (step 10's error); [`TableError::Where`] for a value that is not
 /// of the column's type; [`TableError::NotATable`] for missing or damaged files.
 pub fn select<'t>(
-    table: &'t Table,
+    table: &'t SplayedTable,
     filter: Option<Where<'_>>,
     index: Option<&'t IndexFiles>,
 ) -> Result<(Selection<'t>, Access), TableError> {

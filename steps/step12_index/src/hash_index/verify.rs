@@ -5,7 +5,7 @@
 use crate::hash_index::{IndexFiles, hash_key};
 use crate::splayed::error::TableError;
 use crate::splayed::rows::key_of;
-use crate::splayed::scan::Table;
+use crate::splayed::scan::SplayedTable;
 use crate::splayed::types::ColumnType;
 
 /// Checks `table`'s index, if it has one, against its column: every group has rows,
@@ -16,7 +16,7 @@ use crate::splayed::types::ColumnType;
 /// # Errors
 /// [`TableError::NotATable`] naming the first file and entry that is not what a
 /// build writes.
-pub fn verify(table: &Table) -> Result<bool, TableError> {
+pub fn verify(table: &SplayedTable) -> Result<bool, TableError> {
     let Some(index) = IndexFiles::open(table)? else {
         return Ok(false);
     };

@@ -43,5 +43,5 @@ pub mod verify;
 
 pub use error::TableError;
 pub use load::LoadOptions;
-pub use scan::Table;
+pub use scan::SplayedTable;
 pub use types::ColumnType;

@@ -22,7 +22,7 @@ use crate::query::Query;
 use crate::splayed::date;
 use crate::splayed::error::{TableError, invalid_number};
 use crate::splayed::rows::{Piece, Selection, key_is};
-use crate::splayed::scan::{ColumnFiles, Table, Value, prefetch};
+use crate::splayed::scan::{ColumnFiles, SplayedTable, Value, prefetch};
 use crate::splayed::types::ColumnType;
 use crate::splayed::units;
 use crate::table::Acc;
@@ -49,7 +49,7 @@ const SPARSE: usize = 8;
 /// floats (their text is not kept, and `1.50` and `1.5` are two keys to step 10), and
 /// [`TableError::NotATable`] when a column's files are missing, of the wrong size or
 /// checksum, or hold a symbol id past the column's bound.
-pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, TableError> {
+pub fn run(table: &SplayedTable, query: Query<'_>, threads: usize) -> Result<Groups, TableError> {
     run_selected(table, query, &Selection::All, threads)
 }
 
@@ -59,7 +59,7 @@ pub fn run(table: &Table, query: Query<'_>, threads: usize) -> Result<Groups, Ta
 /// # Errors
 /// As [`run`]; a row that is not selected is not read, so its value cannot fail.
 pub fn run_selected(
-    table: &Table,
+    table: &SplayedTable,
     query: Query<'_>,
     selection: &Selection,
     threads: usize,
@@ -123,7 +123,7 @@ pub fn run_selected(
 
 /// The query with the groups kept in `S`, one per thread, merged at the end.
 fn run_with<S: Slots>(
-    table: &Table,
+    table: &SplayedTable,
     (keys, values): (&ColumnFiles, &ColumnFiles),
     query: Query<'_>,
     selection: &Selection,
@@ -205,7 +205,7 @@ trait Slots: Send {
     /// Adds another thread's groups.
     fn merge(&mut self, other: Self);
     /// The answer, keys as the CSV had them.
-    fn into_groups(self, table: &Table) -> Groups;
+    fn into_groups(self, table: &SplayedTable) -> Groups;
 }
 
 // ANCHOR: by_symbol
@@ -229,7 +229,7 @@ impl Slots for BySymbol<'_> {
         }
     }
 
-    fn into_groups(self, table: &Table) -> Groups {
+    fn into_groups(self, table: &SplayedTable) -> Groups {
         symbol_groups(table, &self.accs)
     }
 }
@@ -237,7 +237,7 @@ impl Slots for BySymbol<'_> {
 
 /// The groups of an array indexed by symbol id: each id with a count, its key the
 /// symbol's bytes.
-pub(crate) fn symbol_groups(table: &Table, accs: &[Acc]) -> Groups {
+pub(crate) fn symbol_groups(table: &SplayedTable, accs: &[Acc]) -> Groups {
     let used = accs.iter().enumerate().filter(|(_, acc)| acc.count > 0);
     used.map(|(id, acc)| (table.symbol(id as u32).to_vec(), acc.group()))
         .collect()
@@ -269,7 +269,7 @@ impl Slots for ByValue<'_> {
         }
     }
 
-    fn into_groups(self, _: &Table) -> Groups {
+    fn into_groups(self, _: &SplayedTable) -> Groups {
         let text = |key: Option<i64>| match (self.keys.ty, key) {
             (_, None) => Vec::new(),
             (ColumnType::Date, Some(d)) => {
@@ -306,7 +306,7 @@ impl<'c> Slots for ByText<'c> {
         }
     }
 
-    fn into_groups(self, _: &Table) -> Groups {
+    fn into_groups(self, _: &SplayedTable) -> Groups {
         self.accs
             .iter()
             .map(|(key, acc)| (key.to_vec(), acc.group()))
@@ -318,7 +318,7 @@ impl<'c> Slots for ByText<'c> {
 /// Adds rows `range` into `accs`; at a value that is not a number, records its row
 /// in `bad` (keeping the smallest) and stops.
 fn aggregate<S: Slots>(
-    table: &Table,
+    table: &SplayedTable,
     values: &ColumnFiles,
     range: impl Iterator<Item = usize> + Clone,
     (accs, bad): &mut (S, Option<usize>),
