@@ -2,7 +2,7 @@
 //! hash index and by a scan of the same table, for a rare value (`fish`, about 1% of
 //! the rows) and a common one (`books`, about 25%), grouped by `category`, summing
 //! `qty`. The table is loaded once, from `gen`'s file of `STEP12_WHERE_ROWS` records
-//! (default 2,000,000; the chapter's figures use 20,000,000, the 1 GB file), with an
+//! (default 2,000,000; 20,000,000 is the 1 GB file of the results table), with an
 //! index on `category`, and kept open, so that every timed query finds its columns
 //! mapped: the first query's page faults are not what is compared.
 //!

@@ -13,7 +13,7 @@
 //! (`kernels/*.cu`) has a CPU twin here with the same name, inputs and outputs, so
 //! the whole pipeline is tested on machines without a GPU.
 //!
-//! **What changed since step 9.** The state machine is a table and a transition
+//! **What changed since step 10.** The state machine is a table and a transition
 //! function is a 15-bit word ([`machine`]); chunks became tiles and slices with
 //! bitmaps ([`tiles`]); the parse of a row starts at its offset ([`record`]); the
 //! exact sum is kept as 32-bit limbs in 64-bit accumulators ([`limbs`]); the CUDA
