@@ -20,6 +20,7 @@ mod browser;
 mod figures;
 mod links;
 mod readme;
+mod recordings;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -68,9 +69,10 @@ pub fn ci(root: &Path) -> Result {
 fn figure_advice() -> String {
     format!(
         "a speed in the README or a chapter comes from a recorded run: include it from \
-         book/src/results/ (book/src/results.md, \"Recording a run\"), or move it to the \
-         page's last section, `{}`, with its machine and date",
-        figures::OTHER_SITTINGS
+         book/src/results/ (book/src/results.md, \"Recording a run\"); a figure that is \
+         not a measurement (a target, another project's figure, with its source) is \
+         marked right after it with `{}`",
+        figures::NOT_MEASURED
     )
 }
 
@@ -95,6 +97,7 @@ fn check_and_build(root: &Path, require_browser: bool) -> Result {
         readme::check(root)
             .map(|n| format!("README.md's {n} recorded blocks equal their recordings")),
     );
+    step(recordings::check(root));
     step(figures::check(root).and_then(|typed| {
         if typed.is_empty() {
             Ok("no typed figure in the README or the chapters".to_string())

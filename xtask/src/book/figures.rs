@@ -12,23 +12,16 @@
 //! is marked by [`NOT_MEASURED`] right after it: `2.0 GB/s<!-- not measured -->`.
 //!
 //! Not checked: what an include brings in (the check reads the sources: an included
-//! figure is not typed there), the generated recordings (`book/src/results/`), the
-//! results history page ([`HISTORY_PAGE`]), the last section of a page whose heading
-//! is [`OTHER_SITTINGS`] (measurements of other sittings, each with its machine and
-//! date), and in the README the blocks that `cargo x book --readme` fills from a
-//! recording (`<!-- include: PATH[:ANCHOR] -->` … `<!-- end include -->`).
+//! figure is not typed there), the generated recordings (`book/src/results/`), and in
+//! the README the blocks that `cargo x book --readme` fills from a recording
+//! (`<!-- include: PATH[:ANCHOR] -->` … `<!-- end include -->`). There is no section
+//! of old sittings where a figure may be typed: history lives in git, and a page
+//! tells today's story from today's recordings.
 
 use std::path::{Path, PathBuf};
 
 use super::{markdown_files, readme};
 use crate::error::{Error, Result};
-
-/// The heading of the one section of a page whose figures may be typed: the last one,
-/// with measurements from other sittings, each naming its machine and date.
-pub const OTHER_SITTINGS: &str = "## Measured in other sittings";
-
-/// The page of earlier runs, typed as they were measured (under `book/src/`).
-pub const HISTORY_PAGE: &str = "results-history.md";
 
 /// Written right after a figure that is not a measurement (a target, a figure quoted
 /// from elsewhere), it lets the figure stand; it does not show in the page.
@@ -52,7 +45,7 @@ pub fn check(root: &Path) -> Result<Vec<Typed>> {
     files.extend(
         markdown_files(&src)
             .into_iter()
-            .filter(|p| !p.starts_with(src.join("results")) && *p != src.join(HISTORY_PAGE)),
+            .filter(|p| !p.starts_with(src.join("results"))),
     );
     let mut found = Vec::new();
     for file in files {
@@ -71,7 +64,6 @@ pub fn check(root: &Path) -> Result<Vec<Typed>> {
 pub fn scan(text: &str) -> Vec<(usize, String)> {
     let mut found = Vec::new();
     let mut fence: Option<&str> = None;
-    let mut other_sittings = false;
     let mut recorded = false;
     // The columns of the current markdown table that hold speeds, once its header and
     // separator are read.
@@ -87,14 +79,12 @@ pub fn scan(text: &str) -> Vec<(usize, String)> {
         } else if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
             fence = Some(&trimmed[..3]);
             continue;
-        } else if trimmed.starts_with("# ") || trimmed.starts_with("## ") {
-            other_sittings = line.trim_end() == OTHER_SITTINGS;
         } else if readme::is_block_start(trimmed) {
             recorded = true;
         } else if readme::is_block_end(trimmed) {
             recorded = false;
         }
-        if other_sittings || recorded {
+        if recorded {
             continue;
         }
         let text = without_includes(line);
@@ -324,13 +314,11 @@ mod tests {
     }
 
     #[test]
-    fn fences_are_read_and_the_other_sittings_and_recorded_blocks_are_not() {
+    fn fences_and_every_section_are_read_and_recorded_blocks_are_not() {
         let text = "```text\nstep5: 945 MB/s\n```\n\
                     ## Measured\n\
                     ## Measured in other sittings\n\
                     On 2026-11-30, Intel: 985 MB/s.\n\
-                    ```\n## not a heading: 12 MB/s\n```\n\
-                    ### still that section: 1.2x step 1\n\
                     ## Exercises\n\
                     back to the rules: 7 MB/s\n\
                     <!-- include: book/src/results/bench/table.md -->\n\
@@ -341,14 +329,15 @@ mod tests {
             scan(text),
             [
                 (2, "945 MB/s".to_string()),
-                (12, "7 MB/s".to_string()),
-                (16, "8 MB/s".to_string())
+                (6, "985 MB/s".to_string()),
+                (8, "7 MB/s".to_string()),
+                (12, "8 MB/s".to_string())
             ]
         );
     }
 
     #[test]
-    fn the_check_skips_the_recordings_and_the_history_page() {
+    fn the_check_skips_the_recordings_only() {
         let dir = std::env::temp_dir().join(format!("xtask-figures-{}", std::process::id()));
         let src = dir.join("book/src");
         std::fs::create_dir_all(src.join("results/bench")).unwrap();
@@ -358,18 +347,27 @@ mod tests {
             "# Step 6\n\n{{#include results/bench/figures.md:step6_mbps}} MB/s\n",
         )
         .unwrap();
-        std::fs::write(src.join(HISTORY_PAGE), "985 MB/s\n").unwrap();
+        std::fs::write(src.join("results-history.md"), "985 MB/s\n").unwrap();
         std::fs::write(src.join("results/bench/table.md"), "| 1 | 134 MB/s |\n").unwrap();
         let found = check(&dir).unwrap();
         assert_eq!(
             found,
-            [Typed {
-                file: PathBuf::from("README.md"),
-                line: 1,
-                figure: "1,860 MB/s".to_string()
-            }]
+            [
+                Typed {
+                    file: PathBuf::from("README.md"),
+                    line: 1,
+                    figure: "1,860 MB/s".to_string()
+                },
+                Typed {
+                    file: PathBuf::from("book/src/results-history.md"),
+                    line: 1,
+                    figure: "985 MB/s".to_string()
+                }
+            ]
         );
-        assert!(report(&found).ends_with("1 typed figures in 1 files; per file: README.md 1"));
+        assert!(report(&found).ends_with(
+            "2 typed figures in 2 files; per file: README.md 1, book/src/results-history.md 1"
+        ));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
