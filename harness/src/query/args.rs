@@ -196,10 +196,9 @@ pub fn read_no_header(matches: &ArgMatches) -> bool {
 mod tests {
     use super::*;
 
-    fn options(args: &[&str]) -> Result<QueryOptions, String> {
+    fn options(args: &[&str]) -> Result<QueryOptions, OptionsError> {
         let command = read_args(query_args(Command::new("any")));
         query_options(&command.get_matches_from([&["any"], args].concat()))
-            .map_err(|e| e.to_string())
     }
 
     #[test]
@@ -207,7 +206,9 @@ mod tests {
         // 1brc grouped by column 1 and summed column 2, and printed min/mean/max,
         // whatever --group-by, --sum and --agg said, without a word.
         for given in [["--group-by", "name"], ["--sum", "3"], ["--agg", "count"]] {
-            let e = options(&[&["--format", "1brc"][..], &given[..]].concat()).unwrap_err();
+            let e = options(&[&["--format", "1brc"][..], &given[..]].concat())
+                .unwrap_err()
+                .to_string();
             assert!(e.contains(given[0]) && e.contains("--format 1brc"), "{e}");
             assert!(options(&given).is_ok(), "{given:?} alone");
         }
