@@ -35,7 +35,7 @@ fn same_answer_as_step_5_bit_for_bit() {
     for (name, config) in configs() {
         let (csv, _) = generate_in_memory(&config);
         let ours = query::run_bytes(&csv, Query::default()).unwrap();
-        let step5 = step5::query::run(&csv, step5::query::Query::default()).unwrap();
+        let step5 = step5::run(&csv, step5::query::Query::default()).unwrap();
         assert_eq!(ours.len(), gen_csv::CATEGORIES.len(), "{name}");
         assert_same_bits(&ours, &step5, name);
     }
@@ -207,7 +207,7 @@ fn bad_input_gives_step_5s_answer_or_a_documented_difference() {
             Err(other) => panic!("{what:?}: not a query error: {other:?}"),
         };
         // The yardstick computes COUNT and SUM only: compare those.
-        let step5 = step5::query::run(input, step5::query::Query::default())
+        let step5 = step5::run(input, step5::query::Query::default())
             .map(|groups| {
                 groups
                     .into_iter()
@@ -256,11 +256,11 @@ fn bad_input_gives_step_5s_answer_or_a_documented_difference() {
             ),
             "{bad:?}: {e:?}"
         );
-        let step5 = step5::query::run(input.as_bytes(), step5::query::Query::default());
+        let step5 = step5::run(input.as_bytes(), step5::query::Query::default());
         assert_eq!(Err(without_byte(e)), step5.map_err(without_byte), "{bad:?}");
     }
     // Every `Differs` above with a quote open at the end is step 5's parse error.
-    let step5 = step5::query::run(b"category,value\na,\"1", step5::query::Query::default());
+    let step5 = step5::run(b"category,value\na,\"1", step5::query::Query::default());
     assert!(matches!(
         step5,
         Err(QueryError::Parse(ParseError { record: 1, .. }))

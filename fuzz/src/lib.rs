@@ -3,7 +3,7 @@
 //!
 //! - [`parse_target!`]: arbitrary bytes in; the step's `records()` and `fingerprint()`
 //!   must equal `harness::reference`'s, errors (record and byte) included.
-//! - [`query_target!`]: arbitrary bytes in; the query step's `query::run` must not
+//! - [`query_target!`]: arbitrary bytes in; the query step's `run` must not
 //!   panic and must give the answer (or the error) of [`oracle`], a query written here
 //!   from `harness::reference::parse`, `str::parse::<f64>` and a `BTreeMap`, sharing
 //!   no code with the step; and its hand-written table must agree with its default one.
@@ -29,7 +29,7 @@ macro_rules! parse_target {
     };
 }
 
-/// A fuzz target for a query step's crate (`query::run`, `query::run_with` and
+/// A fuzz target for a query step's crate (`run`, `serial::run_with` and
 /// `table::GroupTable` are the names every query step has): `fuzz::query_target!(step5);`
 #[macro_export]
 macro_rules! query_target {
@@ -43,8 +43,8 @@ macro_rules! query_target {
                 dialect,
                 ..Default::default()
             };
-            let answer = $step::query::run(data, query);
-            let table = $step::query::run_with::<$step::table::GroupTable>(data, query);
+            let answer = $step::run(data, query);
+            let table = $step::serial::run_with::<$step::table::GroupTable>(data, query);
             $crate::check_query(data, dialect, &columns, answer, table);
         });
     };

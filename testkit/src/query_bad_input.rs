@@ -7,7 +7,7 @@
 //! ```text
 //! // steps/step5_typed/tests/bad_input.rs
 //! harness::query_bad_input_tests!(
-//!     |csv| step5::query::run(csv, step5::query::Query::default()),
+//!     |csv| step5::run(csv, step5::query::Query::default()),
 //!     env!("CARGO_BIN_EXE_step5")
 //! );
 //! ```

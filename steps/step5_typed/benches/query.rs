@@ -11,7 +11,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use step5::query::{self, Query};
+use step5::query::Query;
+use step5::serial;
 use step5::table::{Acc, GroupTable, Hashbrown};
 use step5::value::{parse_value, parse_value_fast_float, parse_value_std};
 
@@ -106,7 +107,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("whole query (200k records, in memory)");
     g.bench_function("with the hand-written table", |b| {
         b.iter(|| {
-            let groups = query::run_with::<GroupTable>(black_box(&csv), Query::default()).unwrap();
+            let groups = serial::run_with::<GroupTable>(black_box(&csv), Query::default()).unwrap();
             assert_eq!(
                 groups.values().map(|g| g.count).sum::<u64>(),
                 cols.len() as u64
@@ -115,7 +116,7 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("with hashbrown", |b| {
         b.iter(|| {
-            let groups = query::run_with::<Hashbrown>(black_box(&csv), Query::default()).unwrap();
+            let groups = serial::run_with::<Hashbrown>(black_box(&csv), Query::default()).unwrap();
             assert_eq!(
                 groups.values().map(|g| g.count).sum::<u64>(),
                 cols.len() as u64

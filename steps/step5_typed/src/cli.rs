@@ -9,7 +9,7 @@ use clap::ArgMatches;
 use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query};
 
-use crate::{Step5, map, query, step1_query};
+use crate::{Step5, map, run, step1_query};
 
 impl QueryStep for Step5 {
     type Config = ();
@@ -20,7 +20,7 @@ impl QueryStep for Step5 {
     }
 
     fn query_file(path: &Path, query: Query<'_>, _config: &()) -> Result<Groups, RunError> {
-        Ok(query::run(&map(path)?, query)?)
+        Ok(run(&map(path)?, query)?)
     }
 
     fn on_step1(path: &Path, query: Query<'_>) -> Result<Groups, RunError> {

@@ -17,9 +17,10 @@
 //! [`value`] (a field's bytes to an `f64`), [`table`] (a linear-probe table written
 //! by hand for GROUP BY keys, and `hashbrown`'s, behind one trait), [`query`] (the
 //! header names the columns; each record adds to its group or stops the query with
-//! an error that says where), and [`step1_query`], the same query on step 1's
-//! parser, for the speedup this step prints and for the first of its three
-//! cross-checks (`tests/query.rs`; the gate is the third).
+//! an error that says where), [`serial`] (the query over a whole input, on one
+//! core), and [`step1_query`], the same query on step 1's parser, for the speedup
+//! this step prints and for the first of its three cross-checks (`tests/query.rs`;
+//! the gate is the third).
 //!
 //! **Bad input** (each row is a test of `testkit::query_bad_input`, the family that
 //! every query step's `tests/bad_input.rs` runs; DuckDB and Polars as a guide):
@@ -70,11 +71,14 @@ pub use record::{Field, Record, Span};
 pub mod cli;
 pub mod query;
 pub mod scan;
+pub mod serial;
 
 use scan::{Best, Scanner};
 pub mod step1_query;
 pub mod table;
 pub mod value;
+
+pub use serial::run;
 
 /// Step 5 on the harness's [`Step`] interface, scanning with the [`Best`] tier.
 pub type Step5 = With<Best>;

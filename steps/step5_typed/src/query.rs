@@ -2,14 +2,16 @@
 //! `SELECT key, COUNT(*), SUM(value) GROUP BY key`, over the field views of this
 //! step's parser, with the values parsed straight from the views ([`crate::value`])
 //! and the groups kept in a table ([`crate::table`]).
+//!
+//! The aggregator is here; [`crate::serial`] runs it over a whole input, on one core.
 
 use std::borrow::Cow;
 
 use harness::query::{Groups, Place, QueryError};
 
+use crate::Record;
 use crate::table::{GroupBy, QueryTable};
 use crate::value::parse_value;
-use crate::{Parser, Record};
 
 /// Which columns the query groups by and sums: the harness's, as every query step's.
 pub use harness::query::Query;
@@ -47,8 +49,9 @@ impl Fields for [Vec<u8>] {
 pub struct Aggregator<'q, T = QueryTable> {
     query: Query<'q>,
     /// `(key column, value column, header width)` once the header is read.
-    columns: Option<(usize, usize, usize)>,
-    records: u64,
+    pub(crate) columns: Option<(usize, usize, usize)>,
+    /// Records added, the header included: errors count records from here.
+    pub(crate) records: u64,
     table: T,
 }
 
@@ -162,40 +165,3 @@ impl<'q, T: GroupBy> Aggregator<'q, T> {
         Ok(self.table.to_groups())
     }
 }
-
-// ANCHOR: run
-/// Runs `query` over `input` with this step's parser and the [`QueryTable`] table.
-///
-/// # Errors
-/// The first error in record order: a [`QueryError`] of a record, or the parse error
-/// of an unterminated quote (which is always at the end: the records before it were
-/// all aggregated first).
-pub fn run(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
-    run_with::<QueryTable>(input, query)
-}
-
-/// [`run`] with the GROUP BY table `T`, so the benchmark can compare tables inside
-/// the query. Every record is walked, every field of it cut out by the parser; the
-/// aggregation reads two.
-///
-/// # Errors
-/// As [`run`].
-pub fn run_with<T: GroupBy>(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
-    let mut aggregator = Aggregator::<T>::new(query);
-    let mut failure = None;
-    let parsed = Parser::new(query.dialect.delimiter).for_each_record(input, |record| {
-        // (Not `failure = ...err()`: that writes a `None` of the error's size every
-        // record.)
-        if failure.is_none()
-            && let Err(e) = aggregator.add_record(input, &record)
-        {
-            failure = Some(e);
-        }
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    parsed?;
-    aggregator.finish()
-}
-// ANCHOR_END: run

@@ -3,7 +3,7 @@
 //! bit (`testkit::query_checks`); and its two tables against each other.
 
 use harness::query::Query;
-use step5::query;
+use step5::serial;
 use step5::table::{GroupTable, Hashbrown};
 use testkit::query_checks::{Sums, configs, generated};
 
@@ -14,8 +14,8 @@ fn both_tables_give_the_same_answer() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     for (name, config) in configs() {
         let (path, csv, _) = generated(dir, "tables", name, &config);
-        let hand = query::run_with::<GroupTable>(&csv, Query::default()).unwrap();
-        let hashbrown = query::run_with::<Hashbrown>(&csv, Query::default()).unwrap();
+        let hand = serial::run_with::<GroupTable>(&csv, Query::default()).unwrap();
+        let hashbrown = serial::run_with::<Hashbrown>(&csv, Query::default()).unwrap();
         assert_eq!(hand, hashbrown, "{name}");
         std::fs::remove_file(path).unwrap();
     }
@@ -31,8 +31,8 @@ fn null_texts_are_null_as_keys_and_as_values() {
         ..Query::default()
     };
     let input = b"category,value\nNA,1\na,NA\n,2\na,-\n-,3\na,4\na,7\n7,5\n";
-    let groups = query::run(input, query).unwrap();
-    assert_eq!(groups, query::run_with::<Hashbrown>(input, query).unwrap());
+    let groups = step5::run(input, query).unwrap();
+    assert_eq!(groups, serial::run_with::<Hashbrown>(input, query).unwrap());
     assert_eq!(groups.len(), 2, "{groups:?}"); // the NULL key and `a`
     let (null, a) = (&groups[&b""[..]], &groups[&b"a"[..]]);
     assert_eq!((null.count, null.sum), (4, Some(11.0)), "{groups:?}");

@@ -42,6 +42,7 @@ pub use record::{Field, Record, Span};
 pub mod blocks;
 pub mod cli;
 pub mod query;
+pub mod serial;
 pub mod step1_query;
 pub mod structural;
 pub mod table;
@@ -49,6 +50,7 @@ pub mod value;
 
 pub use blocks::Tier;
 pub use machine::Stats;
+pub use serial::run;
 
 /// Step 6 on the harness's [`Step`] interface, with the tier [`Tier::chosen`]
 /// (`CSV_TIER`, else the fastest the CPU has).

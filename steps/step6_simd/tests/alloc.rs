@@ -7,6 +7,6 @@ static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 #[test]
 fn allocations_do_not_grow_with_the_number_of_rows() {
     testkit::alloc::assert_query_allocations_constant(|csv| {
-        step6::query::run(csv, step6::query::Query::default())
+        step6::run(csv, step6::query::Query::default())
     });
 }

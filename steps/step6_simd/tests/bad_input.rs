@@ -3,6 +3,6 @@
 //! every query step runs (`testkit::query_bad_input`).
 
 testkit::query_bad_input_tests!(
-    |csv| step6::query::run(csv, step6::query::Query::default()),
+    |csv| step6::run(csv, step6::query::Query::default()),
     env!("CARGO_BIN_EXE_step6")
 );

@@ -10,7 +10,7 @@ use clap::ArgMatches;
 use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query};
 
-use crate::{Parser, Step7, Tier, map, query, step1_query};
+use crate::{Parser, Step7, Tier, map, run, step1_query};
 
 impl QueryStep for Step7 {
     type Config = ();
@@ -23,7 +23,7 @@ impl QueryStep for Step7 {
     }
 
     fn query_file(path: &Path, query: Query<'_>, _config: &()) -> Result<Groups, RunError> {
-        Ok(query::run(&map(path)?, query)?)
+        Ok(run(&map(path)?, query)?)
     }
 
     fn on_step1(path: &Path, query: Query<'_>) -> Result<Groups, RunError> {

@@ -15,8 +15,8 @@
 //!
 //! **What changed since the previous step.** [`project`], [`digits`] and [`lanes16`]
 //! are new; the hand-written table compares keys as words ([`key_words::KeyWords`]); the
-//! query runs on the projected walk ([`query::run_projected`]; the full walk stays as
-//! [`query::run_with`], which the tests compare it with). The parser, [`value`] and
+//! query runs on the projected walk ([`serial::run_projected`]; the full walk stays as
+//! [`serial::run_with`], which the tests compare it with). The parser, [`value`] and
 //! the accumulator are step 6's.
 //!
 //! **Assumptions and policy.** The dialect of the `harness` crate, exactly; the
@@ -48,6 +48,7 @@ pub mod key_words;
 pub mod lanes16;
 pub mod project;
 pub mod query;
+pub mod serial;
 pub mod step1_query;
 pub mod structural;
 pub mod table;
@@ -55,6 +56,7 @@ pub mod value;
 
 pub use blocks::Tier;
 pub use machine::Stats;
+pub use serial::run;
 
 /// Step 7 on the harness's [`Step`] interface, with the tier [`Tier::chosen`]
 /// (`CSV_TIER`, else the fastest the CPU has).

@@ -3,6 +3,6 @@
 //! every query step runs (`testkit::query_bad_input`).
 
 testkit::query_bad_input_tests!(
-    |csv| step7::query::run(csv, step7::query::Query::default()),
+    |csv| step7::run(csv, step7::query::Query::default()),
     env!("CARGO_BIN_EXE_step7")
 );

@@ -3,7 +3,7 @@
 //! bit (`testkit::query_checks`); and its two tables against each other.
 
 use harness::query::Query;
-use step7::query;
+use step7::serial;
 use step7::table::{GroupTable, Hashbrown};
 use testkit::query_checks::{Sums, configs, generated};
 
@@ -14,8 +14,8 @@ fn both_tables_give_the_same_answer() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     for (name, config) in configs() {
         let (path, csv, _) = generated(dir, "tables", name, &config);
-        let hand = query::run_with::<GroupTable>(&csv, Query::default()).unwrap();
-        let hashbrown = query::run_with::<Hashbrown>(&csv, Query::default()).unwrap();
+        let hand = serial::run_with::<GroupTable>(&csv, Query::default()).unwrap();
+        let hashbrown = serial::run_with::<Hashbrown>(&csv, Query::default()).unwrap();
         assert_eq!(hand, hashbrown, "{name}");
         std::fs::remove_file(path).unwrap();
     }
@@ -60,8 +60,8 @@ fn the_projected_walk_gives_the_full_walk_s_answer() {
                 sum: "v",
                 ..Query::default()
             };
-            let projected = query::run_projected(input, query);
-            let full = query::run_with::<GroupTable>(input, query);
+            let projected = serial::run_projected(input, query);
+            let full = serial::run_with::<GroupTable>(input, query);
             assert_eq!(projected, full, "{padded:?}");
         }
     }
@@ -79,10 +79,10 @@ fn null_texts_give_the_full_walk_s_answer() {
         ..Query::default()
     };
     let input = b"category,value\nNA,1\na,NA\n,2\na,-\n-,3\na,4\na,7\n7,5\n";
-    let projected = query::run_projected(input, query).unwrap();
+    let projected = serial::run_projected(input, query).unwrap();
     assert_eq!(
         projected,
-        query::run_with::<GroupTable>(input, query).unwrap()
+        serial::run_with::<GroupTable>(input, query).unwrap()
     );
     assert_eq!(projected.len(), 2, "{projected:?}"); // the NULL key and `a`
     let (null, a) = (&projected[&b""[..]], &projected[&b"a"[..]]);
@@ -122,10 +122,10 @@ fn quoted_keys_give_the_full_walk_s_answer() {
         for last in &keys {
             let csv = format!("k,v\n{rows}{last},1");
             let input = csv.as_bytes();
-            let projected = query::run_projected(input, query);
+            let projected = serial::run_projected(input, query);
             assert_eq!(
                 projected,
-                query::run_with::<GroupTable>(input, query),
+                serial::run_with::<GroupTable>(input, query),
                 "{csv:?}"
             );
         }

@@ -51,6 +51,7 @@ pub mod lanes16;
 pub mod project;
 pub mod query;
 pub mod ratio;
+pub mod serial;
 pub mod step1_query;
 pub mod structural;
 pub mod table;
@@ -59,6 +60,7 @@ pub mod wide;
 
 pub use blocks::Tier;
 pub use machine::Stats;
+pub use serial::run;
 
 /// Step 8 on the harness's [`Step`] interface, with the tier [`Tier::chosen`]
 /// (`CSV_TIER`, else the fastest the CPU has).

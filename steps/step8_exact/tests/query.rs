@@ -4,7 +4,7 @@
 //! against each other. And the exact sum's promise: the same answer in every order.
 
 use harness::query::Query;
-use step8::query;
+use step8::serial;
 use step8::table::{GroupTable, Hashbrown};
 use testkit::query_checks::{Sums, configs, generated};
 
@@ -15,8 +15,8 @@ fn both_tables_give_the_same_answer() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     for (name, config) in configs() {
         let (path, csv, _) = generated(dir, "tables", name, &config);
-        let hand = query::run_with::<GroupTable>(&csv, Query::default()).unwrap();
-        let hashbrown = query::run_with::<Hashbrown>(&csv, Query::default()).unwrap();
+        let hand = serial::run_with::<GroupTable>(&csv, Query::default()).unwrap();
+        let hashbrown = serial::run_with::<Hashbrown>(&csv, Query::default()).unwrap();
         assert_eq!(hand, hashbrown, "{name}");
         std::fs::remove_file(path).unwrap();
     }
@@ -61,8 +61,8 @@ fn the_projected_walk_gives_the_full_walk_s_answer() {
                 sum: "v",
                 ..Query::default()
             };
-            let projected = query::run_projected(input, query);
-            let full = query::run_with::<GroupTable>(input, query);
+            let projected = serial::run_projected(input, query);
+            let full = serial::run_with::<GroupTable>(input, query);
             assert_eq!(projected, full, "{padded:?}");
         }
     }
@@ -80,10 +80,10 @@ fn null_texts_give_the_full_walk_s_answer() {
         ..Query::default()
     };
     let input = b"category,value\nNA,1\na,NA\n,2\na,-\n-,3\na,4\na,7\n7,5\n";
-    let projected = query::run_projected(input, query).unwrap();
+    let projected = serial::run_projected(input, query).unwrap();
     assert_eq!(
         projected,
-        query::run_with::<GroupTable>(input, query).unwrap()
+        serial::run_with::<GroupTable>(input, query).unwrap()
     );
     assert_eq!(projected.len(), 2, "{projected:?}"); // the NULL key and `a`
     let (null, a) = (&projected[&b""[..]], &projected[&b"a"[..]]);
@@ -116,12 +116,12 @@ fn sums_past_f64s_range_are_the_same_in_every_order() {
         (&["0.1", "0.2", "-0.3", "1e-20"][..], 1e-20, 1e-20 / 4.0),
         (&["-0.3", "1e-20", "0.2", "0.1"][..], 1e-20, 1e-20 / 4.0),
     ] {
-        let groups = query::run(&csv(values), Query::default()).unwrap();
+        let groups = step8::run(&csv(values), Query::default()).unwrap();
         let b = groups[&b"b"[..]];
         assert_eq!((b.sum, b.mean), (Some(sum), Some(mean)), "{values:?}");
     }
     for values in [["1e308", "1e308", "1e308"], ["1e308", "-1e300", "1e308"]] {
-        let e = query::run(&csv(&values), Query::default()).unwrap_err();
+        let e = step8::run(&csv(&values), Query::default()).unwrap_err();
         assert_eq!(
             e.to_string(),
             "SUM(value) of the group \"b\" is past the range of a 64-bit float: its exact \
@@ -167,10 +167,10 @@ fn quoted_keys_give_the_full_walk_s_answer() {
         for last in &keys {
             let csv = format!("k,v\n{rows}{last},1");
             let input = csv.as_bytes();
-            let projected = query::run_projected(input, query);
+            let projected = serial::run_projected(input, query);
             assert_eq!(
                 projected,
-                query::run_with::<GroupTable>(input, query),
+                serial::run_with::<GroupTable>(input, query),
                 "{csv:?}"
             );
         }

@@ -1,5 +1,5 @@
 //! The query alone, for a profiler: no gate, no fingerprint, no step 1 run, so that
-//! `perf` or callgrind sees only `query::run` (the step binary runs all of those
+//! `perf` or callgrind sees only `serial::run` (the step binary runs all of those
 //! around its timed passes).
 //!
 //! `cargo run --release -p step9 --example query_alone -- FILE [RUNS] [--1brc]`
@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use harness::dialect::Dialect;
 use harness::query::{Aggs, Query};
-use step9::query::run;
+use step9::run;
 
 fn main() -> ExitCode {
     harness::run::alloc::keep_freed_memory(); // as the step's binary does

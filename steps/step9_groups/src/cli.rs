@@ -11,7 +11,7 @@ use clap::ArgMatches;
 use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query};
 
-use crate::{Parser, Step9, Tier, map, query, step1_query};
+use crate::{Parser, Step9, Tier, map, run, serial, step1_query};
 
 impl QueryStep for Step9 {
     type Config = ();
@@ -25,7 +25,7 @@ impl QueryStep for Step9 {
     }
 
     fn query_file(path: &Path, query: Query<'_>, _config: &()) -> Result<Groups, RunError> {
-        Ok(query::run(&map(path)?, query)?)
+        Ok(run(&map(path)?, query)?)
     }
 
     fn on_step1(path: &Path, query: Query<'_>) -> Result<Groups, RunError> {
@@ -35,7 +35,7 @@ impl QueryStep for Step9 {
     fn verbose(path: &Path, query: Query<'_>, _config: &()) {
         verbose(path, query.dialect.delimiter);
         if let Ok(input) = map(path)
-            && let Ok((_, rows)) = query::run_counted(&input, query)
+            && let Ok((_, rows)) = serial::run_counted(&input, query)
         {
             eprintln!(
                 "rows: {} added to the table where they arrived, {} set aside in {} partitions",

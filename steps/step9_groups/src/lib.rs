@@ -58,6 +58,7 @@ pub mod project;
 pub mod query;
 pub mod ratio;
 pub mod scatter;
+pub mod serial;
 pub mod step1_query;
 pub mod structural;
 pub mod table;
@@ -66,6 +67,7 @@ pub mod wide;
 
 pub use blocks::Tier;
 pub use machine::Stats;
+pub use serial::run;
 
 /// Step 9 on the harness's [`Step`] interface, with the tier [`Tier::chosen`]
 /// (`CSV_TIER`, else the fastest the CPU has).

@@ -4,19 +4,19 @@
 //! and the groups kept in a table ([`crate::table`]), or, once the groups are too many
 //! for it, the rows set aside by partition ([`crate::scatter`]) and added up
 //! partition by partition at the end ([`crate::merge`]).
+//!
+//! The aggregator is here; [`crate::serial`] runs it over a whole input, on one core.
 
 use std::borrow::Cow;
 
-use harness::dialect::bom_len;
 use harness::query::{Groups, Place, QueryError};
 
+use crate::Record;
 use crate::exact::{Number, parse_number};
 use crate::lanes16::parse_simd_fixed;
-use crate::machine::State;
 use crate::project::{Row, plain_span, raw_cooked};
 use crate::scatter::{self, Scattered};
 use crate::table::{GroupBy, GroupTable, QueryTable};
-use crate::{Parser, Record, Tier};
 
 /// Which columns the query groups by and sums: the harness's, as every query step's.
 pub use harness::query::Query;
@@ -54,8 +54,9 @@ impl Fields for [Vec<u8>] {
 pub struct Aggregator<'q, T = QueryTable> {
     query: Query<'q>,
     /// `(key column, value column, header width)` once the header is read.
-    columns: Option<(usize, usize, usize)>,
-    records: u64,
+    pub(crate) columns: Option<(usize, usize, usize)>,
+    /// Records added, the header included: errors count records from here.
+    pub(crate) records: u64,
     table: T,
     /// The rows set aside instead of added, once the table no longer pays
     /// ([`crate::scatter`]).
@@ -363,7 +364,7 @@ impl Aggregator<'_, GroupTable> {
     }
 }
 
-/// Where a query's rows went ([`run_counted`]): for `--verbose` and the tests.
+/// Where a query's rows went ([`crate::serial::run_counted`]): for `--verbose` and the tests.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SetAside {
     /// Rows set aside by partition.
@@ -373,121 +374,3 @@ pub struct SetAside {
     /// The partitions the rows were set aside in; 0 when none was.
     pub partitions: usize,
 }
-
-// ANCHOR: run
-/// Runs `query` over `input` with this step's parser and the [`QueryTable`] table.
-///
-/// # Errors
-/// The first error in record order: a [`QueryError`] of a record, or the parse error
-/// of an unterminated quote (which is always at the end: the records before it were
-/// all aggregated first).
-pub fn run(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
-    run_projected(input, query)
-}
-
-// ANCHOR: run_projected
-/// [`run`] by the projected walk ([`Parser::walk_projected`]):
-/// the state machine reads the first record (every field, for the names), the walk
-/// the rest (two fields of each). [`Tier::Scalar`] has no bitmaps to walk: it runs
-/// [`run_with`].
-///
-/// # Errors
-/// As [`run`].
-pub fn run_projected(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
-    run_counted(input, query).map(|(groups, _)| groups)
-}
-
-/// [`run_projected`], and where its rows went.
-///
-/// # Errors
-/// As [`run`].
-pub fn run_counted(input: &[u8], query: Query<'_>) -> Result<(Groups, SetAside), QueryError> {
-    let tier = Tier::chosen().or_portable();
-    if tier == Tier::Scalar {
-        return run_with::<QueryTable>(input, query).map(|groups| (groups, SetAside::default()));
-    }
-    let mut aggregator = Aggregator::<QueryTable>::new(query);
-    let mut parser = Parser::new(query.dialect.delimiter);
-    let Some(from) = first_record(input, &mut parser, &mut aggregator)? else {
-        // The input ended with its first record.
-        return aggregator
-            .finish()
-            .map(|groups| (groups, SetAside::default()));
-    };
-    let (key, value, _) = aggregator.columns.expect("the first record was read");
-    let mut failure = None;
-    let parsed = parser.walk_projected(tier, input, from, [key, value], |row| {
-        // (Not `failure = ...err()`: that writes a `None` of the error's size every
-        // record.)
-        if failure.is_none()
-            && let Err(e) = aggregator.add_row(input, row)
-        {
-            failure = Some(e);
-        }
-        if aggregator.records.is_multiple_of(REVIEW) {
-            aggregator.review(scatter::bits(input.len()));
-        }
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    parsed?;
-    let set_aside = aggregator.set_aside();
-    Ok((aggregator.finish_in(input)?, set_aside))
-}
-// ANCHOR_END: run_projected
-
-/// Adds the first record of `input` to `aggregator` (blank lines before it skipped)
-/// with the state machine, and returns where the next record starts, or `None`
-/// when the input ends first.
-///
-/// # Errors
-/// The first record's [`QueryError`], or the parse error of an unterminated quote.
-fn first_record<T: GroupBy>(
-    input: &[u8],
-    parser: &mut Parser,
-    aggregator: &mut Aggregator<'_, T>,
-) -> Result<Option<usize>, QueryError> {
-    let mut from = bom_len(input);
-    let mut failure = None;
-    while aggregator.records == 0 {
-        let mut add = |record: Record<'_, '_>| {
-            failure = aggregator.add_record(input, &record).err();
-        };
-        let resume = parser.state_machine(input, from, State::StartRecord, from + 1, &mut add);
-        if let Some(e) = failure {
-            return Err(e);
-        }
-        match resume? {
-            Some(next) => from = next,
-            None => return Ok(None),
-        }
-    }
-    Ok(Some(from))
-}
-
-/// [`run`] with the GROUP BY table `T`, so the benchmark can compare tables inside
-/// the query. Every record is walked, every field of it cut out by the parser; the
-/// aggregation reads two.
-///
-/// # Errors
-/// As [`run`].
-pub fn run_with<T: GroupBy>(input: &[u8], query: Query<'_>) -> Result<Groups, QueryError> {
-    let mut aggregator = Aggregator::<T>::new(query);
-    let mut failure = None;
-    let parsed = Parser::new(query.dialect.delimiter).for_each_record(input, |record| {
-        // (Not `failure = ...err()`: that writes a `None` of the error's size every
-        // record.)
-        if failure.is_none()
-            && let Err(e) = aggregator.add_view(input, &record)
-        {
-            failure = Some(e);
-        }
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    parsed?;
-    aggregator.finish()
-}
-// ANCHOR_END: run

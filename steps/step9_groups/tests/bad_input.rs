@@ -3,6 +3,6 @@
 //! every query step runs (`testkit::query_bad_input`).
 
 testkit::query_bad_input_tests!(
-    |csv| step9::query::run(csv, step9::query::Query::default()),
+    |csv| step9::run(csv, step9::query::Query::default()),
     env!("CARGO_BIN_EXE_step9")
 );

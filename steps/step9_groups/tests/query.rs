@@ -4,7 +4,7 @@
 //! against each other. And the exact sum's promise: the same answer in every order.
 
 use harness::query::Query;
-use step9::query;
+use step9::serial;
 use step9::table::{GroupTable, Hashbrown};
 use testkit::query_checks::{Sums, configs, generated};
 
@@ -15,8 +15,8 @@ fn both_tables_give_the_same_answer() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     for (name, config) in configs() {
         let (path, csv, _) = generated(dir, "tables", name, &config);
-        let hand = query::run_with::<GroupTable>(&csv, Query::default()).unwrap();
-        let hashbrown = query::run_with::<Hashbrown>(&csv, Query::default()).unwrap();
+        let hand = serial::run_with::<GroupTable>(&csv, Query::default()).unwrap();
+        let hashbrown = serial::run_with::<Hashbrown>(&csv, Query::default()).unwrap();
         assert_eq!(hand, hashbrown, "{name}");
         std::fs::remove_file(path).unwrap();
     }
@@ -61,8 +61,8 @@ fn the_projected_walk_gives_the_full_walk_s_answer() {
                 sum: "v",
                 ..Query::default()
             };
-            let projected = query::run_projected(input, query);
-            let full = query::run_with::<GroupTable>(input, query);
+            let projected = serial::run_projected(input, query);
+            let full = serial::run_with::<GroupTable>(input, query);
             assert_eq!(projected, full, "{padded:?}");
         }
     }
@@ -80,10 +80,10 @@ fn null_texts_give_the_full_walk_s_answer() {
         ..Query::default()
     };
     let input = b"category,value\nNA,1\na,NA\n,2\na,-\n-,3\na,4\na,7\n7,5\n";
-    let projected = query::run_projected(input, query).unwrap();
+    let projected = serial::run_projected(input, query).unwrap();
     assert_eq!(
         projected,
-        query::run_with::<GroupTable>(input, query).unwrap()
+        serial::run_with::<GroupTable>(input, query).unwrap()
     );
     assert_eq!(projected.len(), 2, "{projected:?}"); // the NULL key and `a`
     let (null, a) = (&projected[&b""[..]], &projected[&b"a"[..]]);
@@ -116,12 +116,12 @@ fn sums_past_f64s_range_are_the_same_in_every_order() {
         (&["0.1", "0.2", "-0.3", "1e-20"][..], 1e-20, 1e-20 / 4.0),
         (&["-0.3", "1e-20", "0.2", "0.1"][..], 1e-20, 1e-20 / 4.0),
     ] {
-        let groups = query::run(&csv(values), Query::default()).unwrap();
+        let groups = step9::run(&csv(values), Query::default()).unwrap();
         let b = groups[&b"b"[..]];
         assert_eq!((b.sum, b.mean), (Some(sum), Some(mean)), "{values:?}");
     }
     for values in [["1e308", "1e308", "1e308"], ["1e308", "-1e300", "1e308"]] {
-        let e = query::run(&csv(&values), Query::default()).unwrap_err();
+        let e = step9::run(&csv(&values), Query::default()).unwrap_err();
         assert_eq!(
             e.to_string(),
             "SUM(value) of the group \"b\" is past the range of a 64-bit float: its exact \
@@ -181,7 +181,7 @@ fn many_keys_set_aside_by_partition_give_step_1_s_answer() {
     csv.push_str(&format!("{},1.5", key(3))); // a repeated short key, no terminator
     let (query, expected) = by_k_on_step_1(&csv, "many-keys");
     assert_eq!(expected.len(), keys);
-    let (got, set_aside) = query::run_counted(csv.as_bytes(), query).unwrap();
+    let (got, set_aside) = serial::run_counted(csv.as_bytes(), query).unwrap();
     assert!(set_aside.rows > keys / 2, "{set_aside:?}");
     assert!(got == expected, "{} groups", got.len());
 }
@@ -202,7 +202,7 @@ fn keys_that_come_back_after_rows_were_set_aside_give_step_1_s_answer() {
     csv.extend(cycle(0, 2 * keys));
     let (query, expected) = by_k_on_step_1(&csv, "cycling-keys");
     assert_eq!(expected.len(), 2 * keys);
-    let (got, set_aside) = query::run_counted(csv.as_bytes(), query).unwrap();
+    let (got, set_aside) = serial::run_counted(csv.as_bytes(), query).unwrap();
     assert!(
         set_aside.rows > 0 && set_aside.to_table > keys as u64,
         "{set_aside:?}"
@@ -218,7 +218,7 @@ fn few_keys_never_set_rows_aside() {
         rows: 200_000,
         ..gen_csv::Config::default()
     });
-    let (_, set_aside) = query::run_counted(&csv, Query::default()).unwrap();
+    let (_, set_aside) = serial::run_counted(&csv, Query::default()).unwrap();
     assert_eq!(set_aside.rows, 0, "{set_aside:?}");
 }
 
@@ -254,10 +254,10 @@ fn quoted_keys_give_the_full_walk_s_answer() {
         for last in &keys {
             let csv = format!("k,v\n{rows}{last},1");
             let input = csv.as_bytes();
-            let projected = query::run_projected(input, query);
+            let projected = serial::run_projected(input, query);
             assert_eq!(
                 projected,
-                query::run_with::<GroupTable>(input, query),
+                serial::run_with::<GroupTable>(input, query),
                 "{csv:?}"
             );
         }
