@@ -1,5 +1,5 @@
 //! The query alone, for a profiler: no gate, no fingerprint, no step 1 run, so that
-//! `perf` or callgrind sees only `query::run_split` (the step binary runs all of
+//! `perf` or callgrind sees only `parallel::run_split` (the step binary runs all of
 //! those around its timed passes).
 //!
 //! `cargo run --release -p step10 --example query_alone -- FILE [RUNS] [THREADS] [--1brc]`
@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use harness::dialect::Dialect;
 use harness::query::{Aggs, Query};
-use step10::query::{Split, run_split};
+use step10::parallel::{Split, run_split};
 
 fn main() -> ExitCode {
     harness::run::alloc::keep_freed_memory(); // as the step's binary does

@@ -14,7 +14,7 @@ use clap::{Arg, ArgMatches, Command};
 use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query};
 
-use crate::query::{self, Split};
+use crate::parallel::{self, Split};
 use crate::{Step10, Tier, chunks, fingerprint_chunked, fingerprint_in, map, pool, step1_query};
 
 impl QueryStep for Step10 {
@@ -52,7 +52,7 @@ impl QueryStep for Step10 {
     }
 
     fn query_file(path: &Path, query: Query<'_>, split: &Split) -> Result<Groups, RunError> {
-        Ok(query::run_split(&map(path)?, query, *split)?)
+        Ok(parallel::run_split(&map(path)?, query, *split)?)
     }
 
     fn on_step1(path: &Path, query: Query<'_>) -> Result<Groups, RunError> {
@@ -130,11 +130,11 @@ fn verbose(path: &Path, query: Query<'_>, split: Split) {
         let parse = best(&|| {
             let _ = fingerprint_chunked(Tier::chosen(), &input, size, threads, dialect);
         });
-        if let Ok(Err(e)) = map(path).map(|input| query::run_split(&input, query, split)) {
+        if let Ok(Err(e)) = map(path).map(|input| parallel::run_split(&input, query, split)) {
             eprintln!("{threads} thread(s): the query fails (the time below is a failure's): {e}");
         }
         let q = best(&|| {
-            let answer = map(path).map(|input| query::run_split(&input, query, split));
+            let answer = map(path).map(|input| parallel::run_split(&input, query, split));
             std::hint::black_box(answer.is_ok_and(|a| a.is_ok()));
         });
         eprintln!(

@@ -72,6 +72,7 @@ pub mod wide;
 
 pub use blocks::Tier;
 pub use machine::Stats;
+pub use parallel::run;
 
 /// Step 10 on the harness's [`Step`] interface, as the gate runs it: chunks of 64
 /// bytes on 2 threads, so that the gate's small inputs cross chunk boundaries

@@ -5,7 +5,8 @@
 #[global_allocator]
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
-use step10::query::{self, Query, Split};
+use step10::parallel::{self, Split};
+use step10::query::Query;
 
 #[test]
 fn allocations_do_not_grow_with_the_number_of_rows() {
@@ -15,6 +16,6 @@ fn allocations_do_not_grow_with_the_number_of_rows() {
             threads: 1,
             chunk: csv.len().div_ceil(16),
         };
-        query::run_split(csv, Query::default(), split)
+        parallel::run_split(csv, Query::default(), split)
     });
 }

@@ -3,6 +3,6 @@
 //! every query step runs (`testkit::query_bad_input`).
 
 testkit::query_bad_input_tests!(
-    |csv| step10::query::run(csv, step10::query::Query::default()),
+    |csv| step10::run(csv, step10::query::Query::default()),
     env!("CARGO_BIN_EXE_step10")
 );

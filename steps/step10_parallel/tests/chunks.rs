@@ -22,8 +22,8 @@ fn the_first_error_in_record_order_across_chunks() {
         let csv = testkit::query_checks::two_errors(first);
         for threads in [1, 2, 3, 8] {
             for chunk in [64, 1000, 4096] {
-                let split = step10::query::Split { threads, chunk };
-                let e = step10::query::run_split(&csv, step10::query::Query::default(), split)
+                let split = step10::parallel::Split { threads, chunk };
+                let e = step10::parallel::run_split(&csv, step10::query::Query::default(), split)
                     .unwrap_err()
                     .to_json();
                 assert_eq!(

@@ -4,7 +4,7 @@
 
 use gen_csv::{Config, generate_in_memory};
 use harness::query::{Groups, Query, QueryError, groups_to_json};
-use step10::query::{self, Split};
+use step10::parallel::{self, Split};
 use step10::step1_query;
 use testkit::query_checks::{Sums, generated_shaped, shaped_configs};
 
@@ -18,7 +18,7 @@ fn the_same_json_for_every_thread_count_and_chunk_size() {
     for (name, config, shape) in shaped_configs() {
         let (path, csv, _) = generated_shaped(dir, "threads", name, &config, shape);
         let one = groups_to_json(
-            &query::run_split(
+            &parallel::run_split(
                 &csv,
                 Query::default(),
                 Split {
@@ -31,7 +31,8 @@ fn the_same_json_for_every_thread_count_and_chunk_size() {
         for threads in [1, 2, 3, 8] {
             for chunk in [0, 4096, 999, 100_003] {
                 let split = Split { threads, chunk };
-                let got = groups_to_json(&query::run_split(&csv, Query::default(), split).unwrap());
+                let got =
+                    groups_to_json(&parallel::run_split(&csv, Query::default(), split).unwrap());
                 assert_eq!(got, one, "{name} {split:?}");
             }
         }
@@ -54,7 +55,7 @@ fn quoted_strings_at_every_chunk_boundary() {
         ..gen_csv::Shape::default()
     };
     let (csv, reference) = gen_csv::generate_in_memory_shaped(&config, shape);
-    let one = query::run_split(
+    let one = parallel::run_split(
         &csv,
         Query::default(),
         Split {
@@ -71,7 +72,7 @@ fn quoted_strings_at_every_chunk_boundary() {
     for threads in [1, 2, 3] {
         for chunk in (1..=70).chain([127, 1000, 4096]) {
             let split = Split { threads, chunk };
-            let got = groups_to_json(&query::run_split(&csv, Query::default(), split).unwrap());
+            let got = groups_to_json(&parallel::run_split(&csv, Query::default(), split).unwrap());
             assert_eq!(got, one, "{split:?}");
         }
     }
@@ -85,7 +86,7 @@ fn many_more_chunks_than_cores() {
         rows: 10_000,
         ..Config::default()
     });
-    let one = query::run_split(
+    let one = parallel::run_split(
         &csv,
         Query::default(),
         Split {
@@ -94,7 +95,7 @@ fn many_more_chunks_than_cores() {
         },
     )
     .unwrap();
-    let many = query::run_split(
+    let many = parallel::run_split(
         &csv,
         Query::default(),
         Split {
@@ -137,7 +138,7 @@ fn the_projected_walk_gives_step_1_s_answer() {
         std::fs::write(&path, &padded).unwrap();
         let expected = step1_query::run(&path, query).ok();
         for (threads, chunk) in [(1, 0), (2, 7), (2, 64), (3, 1)] {
-            let got = query::run_split(padded.as_bytes(), query, Split { threads, chunk }).ok();
+            let got = parallel::run_split(padded.as_bytes(), query, Split { threads, chunk }).ok();
             assert_eq!(
                 got, expected,
                 "{padded:?} on {threads} threads, chunks of {chunk}"
@@ -193,7 +194,7 @@ fn many_keys_set_aside_by_partition_give_step_1_s_answer() {
     let (query, expected) = by_k_on_step_1(&csv, "many-keys");
     assert_eq!(expected.len(), keys);
     for (threads, chunk) in [(1, 0), (1, 4096), (2, 0), (2, 65_536), (3, 4099), (8, 0)] {
-        let got = query::run_split(csv.as_bytes(), query, Split { threads, chunk }).unwrap();
+        let got = parallel::run_split(csv.as_bytes(), query, Split { threads, chunk }).unwrap();
         assert!(
             got == expected,
             "{threads} threads, chunks of {chunk}: {} groups",
@@ -220,7 +221,7 @@ fn keys_that_come_back_after_rows_were_set_aside_give_step_1_s_answer() {
     assert_eq!(expected.len(), 2 * keys);
     let whole = a.len();
     for (threads, chunk) in [(1, whole), (1, whole / 2), (1, 0), (2, whole / 2), (3, 0)] {
-        let got = query::run_split(csv.as_bytes(), query, Split { threads, chunk }).unwrap();
+        let got = parallel::run_split(csv.as_bytes(), query, Split { threads, chunk }).unwrap();
         assert!(got == expected, "{threads} threads, chunks of {chunk}");
     }
 }
@@ -238,7 +239,7 @@ fn an_open_quote_past_the_fields_read_is_named_at_its_quote() {
         ..Query::default()
     };
     for (threads, chunk) in [(1, 0), (2, 7), (2, 64), (3, 1)] {
-        let got = query::run_split(input, query, Split { threads, chunk });
+        let got = parallel::run_split(input, query, Split { threads, chunk });
         let expected = harness::ParseError {
             record: 2,
             byte: quote as u64,
@@ -271,7 +272,7 @@ fn sums_past_f64s_range_are_the_same_in_every_order_and_split() {
         csv.into_bytes()
     };
     let answer = |csv: &[u8], split: Split| {
-        let groups = query::run_split(csv, Query::default(), split).unwrap();
+        let groups = parallel::run_split(csv, Query::default(), split).unwrap();
         let b = groups[&b"b"[..]];
         (b.sum, b.mean)
     };
@@ -301,7 +302,7 @@ fn sums_past_f64s_range_are_the_same_in_every_order_and_split() {
     for threads in [1, 2, 3] {
         for chunk in [0, 64, 4096] {
             let split = Split { threads, chunk };
-            let e = query::run_split(&csv, Query::default(), split).unwrap_err();
+            let e = parallel::run_split(&csv, Query::default(), split).unwrap_err();
             assert_eq!(
                 e.to_string(),
                 "SUM(value) of the group \"b\" is past the range of a 64-bit float: its exact \

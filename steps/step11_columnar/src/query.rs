@@ -20,10 +20,6 @@ use crate::table::{GroupBy, GroupTable, QueryTable};
 /// Which columns the query groups by and sums: the harness's, as every query step's.
 pub use harness::query::Query;
 
-/// The query on every core lives in [`crate::parallel`]; its entry points are
-/// also reachable here, where step 9 has them.
-pub use crate::parallel::{Split, run, run_plan, run_split};
-
 /// A record as the aggregation sees it: a number of fields and their cooked bytes.
 /// This step's views and step 1's owned records both provide it, so the same
 /// aggregation runs on both parsers (the speedup and the first cross-check).

@@ -5,7 +5,7 @@
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
 use harness::run::alloc::count_allocations;
-use step11::query::Split;
+use step11::parallel::Split;
 use step11::splayed::load::{LoadOptions, load};
 
 fn allocations(rows: u64, test: &str) -> u64 {

@@ -4,6 +4,6 @@
 //! (step 10's, carried), and its binary.
 
 testkit::query_bad_input_tests!(
-    |csv| step11::query::run(csv, step11::query::Query::default()),
+    |csv| step11::run(csv, step11::query::Query::default()),
     env!("CARGO_BIN_EXE_step11")
 );

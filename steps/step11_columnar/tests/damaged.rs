@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use step11::query::{self, Query};
+use step11::query::Query;
 use step11::splayed;
 use step11::splayed::error::TableError;
 use step11::splayed::scan::SplayedTable;
@@ -160,7 +160,7 @@ fn a_first_query_checks_each_block_of_what_it_reads_before_adding_it() {
     let loaded = step11(&["load", csv.to_str().unwrap(), dir.to_str().unwrap()]);
     assert_eq!(loaded.0, Some(0), "{loaded:?}");
     let input = std::fs::read(&csv).unwrap();
-    let expected = groups_to_json(&query::run(&input, Query::default()).unwrap());
+    let expected = groups_to_json(&step11::run(&input, Query::default()).unwrap());
     for threads in [1, 2, 3, 8] {
         let table = SplayedTable::open(&dir).unwrap();
         for run in ["first", "second"] {

@@ -2,7 +2,8 @@
 //! finds it: a width error in pass 1 does not hide an invalid number in an earlier
 //! record (the query over the CSV, step 10's, says the same).
 
-use step11::query::{self, Query, Split};
+use step11::parallel::{self, Split};
+use step11::query::Query;
 use step11::splayed::load::LoadOptions;
 
 #[test]
@@ -25,7 +26,7 @@ fn the_first_error_in_record_order_wins_whatever_pass_finds_it() {
                 assert_eq!(e["error"], expected, "{first} {threads} {chunk}: {e}");
                 assert_eq!(e["record"], 300, "{first} {threads} {chunk}: {e}");
                 // The CSV query (step 10's) says the same.
-                let csv_e = query::run_split(&csv, Query::default(), Split { threads, chunk });
+                let csv_e = parallel::run_split(&csv, Query::default(), Split { threads, chunk });
                 assert_eq!(csv_e.unwrap_err().to_json(), e);
             }
         }

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use step11::query::Split;
+use step11::parallel::Split;
 use step11::splayed::load::{LoadOptions, SAMPLE_BYTES, load_timed, parse_schema};
 use step11::splayed::scan::SplayedTable;
 use step11::splayed::types::ColumnType;

@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use step11::query::{self, Query, Split};
+use step11::parallel::Split;
+use step11::query::Query;
 use step11::splayed::error::TableError;
 use step11::splayed::load::{LoadOptions, load, parse_schema, temporary_dir};
 use step11::splayed::scan::SplayedTable;
@@ -20,7 +21,7 @@ fn load_errors_name_record_line_column_and_text() {
     let e = load(ragged, &dir, &split(2, 3)).unwrap_err();
     assert_eq!(
         e.to_json(),
-        query::run(
+        step11::run(
             ragged,
             Query {
                 group_by: "a",

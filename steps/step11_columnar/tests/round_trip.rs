@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use gen_csv::{Config, generate_in_memory};
-use step11::query::{self, Query, Split};
+use step11::parallel::{self, Split};
+use step11::query::Query;
 use step11::splayed::error::TableError;
 use step11::splayed::load::load;
 use step11::splayed::scan::{SplayedTable, Value};
@@ -55,7 +56,7 @@ fn exact_sums_of_gens_reference_and_the_csv_querys_json() {
                 config.seed
             );
         }
-        let csv_groups = query::run_split(
+        let csv_groups = parallel::run_split(
             &csv,
             Query::default(),
             Split {
@@ -190,7 +191,7 @@ fn every_sum_column_type_answers_as_the_csv_query() {
             ..Query::default()
         };
         let ours = groups_to_json(&splayed::query::run(&table, q, 3).unwrap());
-        assert_eq!(ours, groups_to_json(&query::run(csv, q).unwrap()), "{sum}");
+        assert_eq!(ours, groups_to_json(&step11::run(csv, q).unwrap()), "{sum}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -216,7 +217,7 @@ fn query_errors_are_step_7s() {
         let TableError::Query(ours) = splayed::query::run(&table, q, 2).unwrap_err() else {
             panic!("{sum}: not a query error")
         };
-        let theirs = query::run(csv, q).unwrap_err();
+        let theirs = step11::run(csv, q).unwrap_err();
         assert_eq!(
             ours.to_json(),
             without_place(theirs.to_json()),
@@ -232,7 +233,7 @@ fn query_errors_are_step_7s() {
     let ours = splayed::query::run(&table, q, 1).unwrap_err().to_json();
     assert_eq!(
         ours,
-        without_place(query::run(csv, q).unwrap_err().to_json())
+        without_place(step11::run(csv, q).unwrap_err().to_json())
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

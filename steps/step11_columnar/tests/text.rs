@@ -7,7 +7,8 @@
 use std::path::PathBuf;
 
 use harness::query::{Aggs, groups_to_json_with};
-use step11::query::{self, Query, Split};
+use step11::parallel::Split;
+use step11::query::Query;
 use step11::splayed::infer::TEXT_MIN_VALUES;
 use step11::splayed::load::{LoadOptions, load, parse_schema};
 use step11::splayed::query::run;
@@ -128,7 +129,7 @@ fn group_by_and_sum_over_text_answer_as_the_csv_query() {
             sum,
             ..Query::default()
         };
-        let csv = query::run(CSV, q)
+        let csv = step11::run(CSV, q)
             .map(json)
             .map_err(|e| without_place(e.to_json()));
         for threads in [1, 3] {
@@ -160,7 +161,7 @@ fn a_null_text_in_a_text_column_is_the_empty_key_as_in_the_csv_query() {
     };
     let json = |groups| groups_to_json_with(&groups, Aggs::ALL).to_string();
     let ours = json(run(&table, q, 2).unwrap());
-    assert_eq!(ours, json(query::run(csv, q).unwrap()));
+    assert_eq!(ours, json(step11::run(csv, q).unwrap()));
     assert!(
         ours.contains(r#""":{"count":3"#),
         "NA and the empty key: {ours}"

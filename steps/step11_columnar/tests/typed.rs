@@ -3,7 +3,7 @@
 //! decimal column summed from its texts.
 
 use gen_csv::{Config, generate_in_memory};
-use step11::query::{self, Query};
+use step11::query::Query;
 use step11::splayed;
 use step11::splayed::load::load;
 use step11::splayed::scan::SplayedTable;
@@ -37,7 +37,7 @@ fn group_by_int_date_and_bool_columns_as_the_csv_query() {
         let ours = groups_to_json(&splayed::query::run(&table, q, 3).unwrap());
         assert_eq!(
             ours,
-            groups_to_json(&query::run(&csv, q).unwrap()),
+            groups_to_json(&step11::run(&csv, q).unwrap()),
             "{group_by}"
         );
     }
@@ -92,7 +92,7 @@ fn sums_past_an_i64_of_units_are_exact_on_any_thread_count() {
             sum,
             ..Query::default()
         };
-        let csv_answer = groups_to_json(&query::run(&csv, q).unwrap());
+        let csv_answer = groups_to_json(&step11::run(&csv, q).unwrap());
         for threads in [1, 2, 3, 8] {
             let ours = groups_to_json(&splayed::query::run(&table, q, threads).unwrap());
             assert_eq!(ours, csv_answer, "{sum} on {threads} threads");
@@ -127,7 +127,7 @@ fn a_decimal_column_sums_the_texts_not_their_f64s() {
     assert_eq!(groups[&b"a"[..]].sum, Some(104.2));
     assert_eq!(
         groups_to_json(&groups),
-        groups_to_json(&query::run(csv, q).unwrap())
+        groups_to_json(&step11::run(csv, q).unwrap())
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }

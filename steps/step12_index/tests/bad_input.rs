@@ -4,6 +4,6 @@
 //! (step 10's, carried), and its binary.
 
 testkit::query_bad_input_tests!(
-    |csv| step12::query::run(csv, step12::query::Query::default()),
+    |csv| step12::run(csv, step12::query::Query::default()),
     env!("CARGO_BIN_EXE_step12")
 );

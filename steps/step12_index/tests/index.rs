@@ -10,7 +10,8 @@ use harness::query::{Aggs, groups_to_json_with};
 use step12::hash_index::IndexFiles;
 use step12::hash_index::add::add;
 use step12::hash_index::select::{Access, Where, select};
-use step12::query::{self, Query, Split};
+use step12::parallel::Split;
+use step12::query::Query;
 use step12::splayed::error::TableError;
 use step12::splayed::load::{LoadOptions, load, parse_schema};
 use step12::splayed::query::run_selected;
@@ -167,7 +168,7 @@ fn where_over_a_text_column_is_a_scan_that_answers_as_the_csv_query() {
             csv.extend_from_slice(&r[2]);
             csv.push(b'\n');
         }
-        assert_eq!(ours, json(query::run(&csv, q).unwrap()), "k={value:?}");
+        assert_eq!(ours, json(step12::run(&csv, q).unwrap()), "k={value:?}");
     }
     drop(table);
     std::fs::remove_dir_all(&dir).unwrap();

@@ -13,7 +13,7 @@ use step13::tiles::{GPU, Geometry};
 testkit::query_tests!(step13::Step13, testkit::query_checks::Sums::Exact);
 
 fn step10_json(csv: &[u8], q: step10::query::Query<'_>) -> String {
-    match step10::query::run(csv, q) {
+    match step10::run(csv, q) {
         Ok(groups) => groups_to_json_with(&groups, q.aggs).to_string(),
         Err(e) => e.to_json().to_string(),
     }

@@ -29,7 +29,8 @@ use harness::run::measure::{Measurement, thousands, time_runs};
 use crate::cli::load::{dir_bytes, print_phases};
 use crate::cli::scratch::Scratch;
 use crate::cli::{NAME, ThisStep, first_in_record_order, query_table, report, split};
-use crate::query::{self, Query, Split};
+use crate::parallel::{self, Split};
+use crate::query::Query;
 use crate::splayed::error::TableError;
 use crate::splayed::load::{LoadOptions, load_timed, remove_staging_on_interrupt};
 
@@ -275,7 +276,7 @@ impl Bench<'_> {
         }
         let table_bytes = dir_bytes(dir);
         let (groups, table_query, query_allocs) = timed(|| query_table(input, dir, query, split))?;
-        let (csv_groups, csv_query, _) = timed(|| query::run_split(input, query, split))?;
+        let (csv_groups, csv_query, _) = timed(|| parallel::run_split(input, query, split))?;
         times.load.push(load);
         times.load_allocs = allocs;
         times.query.push(table_query);

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use gen_csv::{Config, generate_in_memory};
 use harness::query::{Aggs, Groups, groups_to_json_with};
-use step11::query::Split;
+use step11::parallel::Split;
 use step11::splayed::load::LoadOptions;
 
 /// Runs the `step11` binary with `args`: its exit status, stdout and stderr (lossy

@@ -20,8 +20,8 @@ use harness::query::cli::{QueryStep, RunError};
 use harness::query::{Groups, Query};
 
 use crate::cli::scratch::Scratch;
+use crate::parallel::Split;
 use crate::pool;
-use crate::query::Split;
 use crate::splayed::error::TableError;
 use crate::splayed::load::{LoadOptions, load, parse_schema};
 use crate::splayed::scan::SplayedTable;
@@ -163,7 +163,7 @@ pub fn query_table(
     split: Split,
 ) -> Result<Groups, TableError> {
     match crate::splayed::query::run(&SplayedTable::open(dir)?, query, split.threads) {
-        Err(TableError::Query(e)) => Err(crate::query::run_split(input, query, split)
+        Err(TableError::Query(e)) => Err(crate::parallel::run_split(input, query, split)
             .err()
             .unwrap_or(e)
             .into()),
@@ -209,7 +209,7 @@ pub fn first_in_record_order(
         TableError::Type { record, .. } => *record,
         _ => return e,
     };
-    match crate::query::run_split(input, query, split) {
+    match crate::parallel::run_split(input, query, split) {
         Err(first) if first.record().is_some_and(|r| r < record) => first.into(),
         _ => e,
     }

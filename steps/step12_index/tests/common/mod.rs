@@ -6,7 +6,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
 use gen_csv::{Config, generate_in_memory};
-use step12::query::Split;
+use step12::parallel::Split;
 use step12::splayed::load::LoadOptions;
 
 /// Runs the `step12` binary with `args`: its exit status, stdout and stderr (lossy

@@ -32,7 +32,7 @@ use std::time::Instant;
 
 use harness::dialect::Dialect;
 
-use crate::query::Split;
+use crate::parallel::Split;
 use crate::splayed::error::TableError;
 use crate::splayed::manifest::Manifest;
 use crate::splayed::mapped::MappedFile;

@@ -6,7 +6,7 @@ use harness::ParseError;
 use harness::query::{QueryError, find_column};
 
 use crate::chunks::Plan;
-use crate::query::Split;
+use crate::parallel::Split;
 use crate::splayed::error::TableError;
 use crate::splayed::types::ColumnType;
 use crate::{Parser, Record, Tier};
