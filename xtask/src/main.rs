@@ -27,8 +27,8 @@
 //! - `cargo x handoff`: a table of the load step, exported as Parquet by
 //!   `tools/export`, read by Spark and DataFusion, whose answers must be the parallel
 //!   step's (`handoff.rs`).
-//! - `cargo x lint [--circles]`: no `Result<_, String>` in library code; with
-//!   `--circles`, the circles between the modules of one crate, not yet enforced
+//! - `cargo x lint [--circles]`: no `Result<_, String>` in library code, and no
+//!   circle between the modules of one crate; with `--circles`, the circles alone
 //!   (`lint/`).
 //! - `cargo x msrv`: every member's `rust-version` covers its dependencies' (and
 //!   clippy's `incompatible_msrv`, in the clippy stage, covers its own code).
@@ -89,8 +89,8 @@ enum Chore {
     /// Checks and builds the book: includes, the README's recorded blocks, typed
     /// figures, `mdbook build`, links, every page in headless Chromium
     Book(book::Args),
-    /// No `Result<_, String>` in library code; with --circles, the circles between
-    /// the modules of one crate
+    /// No `Result<_, String>` in library code, no circle between the modules of one
+    /// crate; with --circles, the circles alone
     Lint(lint::Args),
     /// Every member's rust-version covers its dependencies'
     Msrv,

@@ -3,12 +3,12 @@
 //! code: comments, literals and `#[cfg(test)]` items blanked, test modules' files
 //! left out ([`source`]).
 //!
-//! - `cargo x lint` (run by `cargo x ci`): no `Result<_, String>` ([`strings`]); each
-//!   is printed as `FILE:LINE: TYPE`.
-//! - `cargo x lint --circles`: every circle between the top-level modules of one
-//!   crate ([`circles`]), printed with one use of each edge as `FILE:LINE`; it fails
-//!   when there is one. Not yet run by `cargo x ci`: the steps' circles are cut in
-//!   other work of #63, and when they are, `cargo x lint` runs this check too.
+//! `cargo x lint` (run by `cargo x ci`) runs both checks and fails when either finds
+//! something; `cargo x lint --circles` runs the second alone.
+//!
+//! - No `Result<_, String>` ([`strings`]); each is printed as `FILE:LINE: TYPE`.
+//! - No circle between the top-level modules of one crate ([`circles`]); each is
+//!   printed with one use of each edge as `FILE:LINE`.
 
 mod circles;
 mod source;
@@ -25,8 +25,8 @@ use crate::error::{Error, Result, failed};
 /// The options of `cargo x lint`: none runs the checks that CI enforces.
 #[derive(clap_derive::Args)]
 pub struct Args {
-    /// Print every circle between the modules of one crate and fail when there is
-    /// one (not yet enforced by `cargo x ci`)
+    /// Only the circles between the modules of one crate: print each, and fail when
+    /// there is one
     #[arg(long)]
     circles: bool,
 }
@@ -47,14 +47,22 @@ pub fn lint(root: &Path, args: &Args) -> Result {
     if args.circles {
         check_circles(&crates)
     } else {
-        check_strings(&crates)
+        check_all(&crates)
     }
 }
 
 /// What `cargo x ci` runs: `cargo x lint`.
 pub fn ci(root: &Path) -> Result {
     println!("\n==> cargo x lint");
-    check_strings(&crates(root)?)
+    check_all(&crates(root)?)
+}
+
+/// Every check, each run even when one before it failed, so that one run lists all
+/// that is to fix; the first failure is the answer.
+fn check_all(crates: &[Crate]) -> Result {
+    let strings = check_strings(crates);
+    let circles = check_circles(crates);
+    strings.and(circles)
 }
 
 fn check_strings(crates: &[Crate]) -> Result {
