@@ -357,7 +357,7 @@ pub const EXERCISES: &[Exercise] = &[
         name: "step10-transition",
         step: 10,
         step_dir: "steps/step10_parallel",
-        file: "src/chunks.rs",
+        file: "src/chunks/transition.rs",
         anchor: "transition",
         title: "A chunk's transition function",
         level: 3,
