@@ -7,6 +7,7 @@ use std::path::Path;
 
 use step11::splayed::error::TableError;
 use step11::splayed::load::load;
+use step11::splayed::load::marker::MARKER;
 use step11::splayed::scan::SplayedTable;
 
 use crate::common::{split, step11, table_dir, write_generated};
@@ -70,11 +71,18 @@ fn an_interrupted_load_removes_its_staging_and_the_next_load_a_killed_ones() {
         command
     };
 
-    // A load started, once it has made its staging directory.
+    // A load started, once it has made its staging directory and marked it: a load
+    // killed between the two leaves a directory no later load can prove its own.
+    let marked = || {
+        stagings(&dir).first().is_some_and(|s| {
+            std::fs::read_to_string(dir.with_file_name(s).join(MARKER))
+                .is_ok_and(|text| text.ends_with('}'))
+        })
+    };
     let started = || {
         let child = load(&dir).spawn().unwrap();
         let start = std::time::Instant::now();
-        while stagings(&dir).is_empty() && start.elapsed().as_secs() < 60 {
+        while !marked() && start.elapsed().as_secs() < 60 {
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
         child
