@@ -105,6 +105,7 @@ use harness::dialect::Dialect;
 use harness::{Error, Fingerprint, ParseError, Record, Step};
 
 pub mod query;
+pub mod reference;
 pub mod simd_query;
 pub mod survey;
 

@@ -19,7 +19,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use baseline::query::{self, Query, QueryFailure};
-use baseline::{Baseline, Difference, Survey, survey};
+use baseline::{Baseline, Difference, Survey, reference, survey};
 use clap::{Arg, ArgAction};
 use harness::dialect::Dialect;
 use harness::query::{Groups, groups_to_json};
@@ -165,7 +165,7 @@ fn run_query(
         Err(e) => return cli::fail_as(Baseline::NAME, &e, options.json),
     };
     let same = report_fingerprint(&fingerprint, &expected);
-    let reference = query::check_reference(path, groups);
+    let reference = reference::check_reference(path, groups);
     match &reference {
         Some(Ok(())) => eprintln!(
             "answer: {} groups, the same as gen's reference (counts, and sums bit for bit)",

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use baseline::query::{self, Query, QueryFailure};
+use baseline::reference;
 use gen_csv::{Config, generate_in_memory};
 use harness::ParseError;
 use harness::query::{Group, Groups, Place, QueryError, groups_to_json};
@@ -59,7 +60,7 @@ fn same_answer_as_gens_reference_from_a_file() {
             );
         }
         // No reference file next to it: nothing to check against.
-        assert_eq!(query::check_reference(&path, &ours), None);
+        assert_eq!(reference::check_reference(&path, &ours), None);
         std::fs::remove_file(&path).unwrap();
     }
 }
@@ -73,9 +74,9 @@ fn the_reference_file_next_to_the_csv_is_checked() {
     let path = temp_path("with-ref");
     gen_csv::write_files(&config, &path).unwrap();
     let mut groups = query::run_path(&path, Query::default()).unwrap();
-    assert_eq!(query::check_reference(&path, &groups), Some(Ok(())));
+    assert_eq!(reference::check_reference(&path, &groups), Some(Ok(())));
     groups.get_mut(&b"books"[..]).unwrap().count += 1;
-    let differs = query::check_reference(&path, &groups)
+    let differs = reference::check_reference(&path, &groups)
         .unwrap()
         .unwrap_err()
         .to_string();

@@ -28,16 +28,23 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 pub mod brc;
 mod date;
+mod fields;
 mod keys;
 pub mod output;
+mod reference;
 
+use fields::{Quotes, pick_weighted, random_value, write_header, write_rest};
 use keys::KeyPicker;
 pub use keys::{Keys, key_text};
+pub use reference::{
+    decimal_from_micros, reference_json, reference_json_keyed, reference_json_shaped,
+    reference_path,
+};
 
 /// The header line of every generated file.
 pub const HEADER: &str = "id,category,value,name,date,qty,flag";
@@ -322,163 +329,6 @@ pub fn default_bench_path() -> PathBuf {
         .unwrap_or(gen_dir)
         .join("data")
         .join("bench.csv")
-}
-
-/// Where the reference answer of `csv_path` lives: `bench.csv` → `bench.ref.json`.
-pub fn reference_path(csv_path: &Path) -> PathBuf {
-    csv_path.with_extension("ref.json")
-}
-
-/// The reference answer as JSON: the config, the file size, and per group the count,
-/// the row-order `f64` sum (as a number and as its bits in hex, for bitwise checks)
-/// and the exact decimal sum as a string.
-pub fn reference_json(config: &Config, reference: &Reference) -> String {
-    reference_json_keyed(config, None, reference)
-}
-
-/// [`reference_json`] for a file of [`generate_keyed`]: the query names its keys.
-pub fn reference_json_keyed(config: &Config, keys: Option<Keys>, reference: &Reference) -> String {
-    let shape = Shape {
-        keys,
-        ..Shape::default()
-    };
-    reference_json_shaped(config, shape, reference)
-}
-
-/// [`reference_json`] for a file of [`generate_shaped`]: the query names its keys,
-/// and a file with its strings quoted says so (`"quote_strings": true`).
-pub fn reference_json_shaped(config: &Config, shape: Shape, reference: &Reference) -> String {
-    use serde_json::{Map, Value, json};
-    let groups: Map<String, Value> = reference
-        .groups
-        .iter()
-        .map(|(key, g)| {
-            let group = json!({
-                "count": g.count,
-                "sum": g.sum_f64,
-                "sum_bits": format!("{:#018x}", g.sum_f64.to_bits()),
-                "sum_exact": decimal_from_micros(g.sum_micros),
-            });
-            (key.clone(), group)
-        })
-        .collect();
-    let mut doc = json!({
-        "query": "SELECT category, COUNT(*), SUM(value) GROUP BY category",
-        "rows": reference.rows,
-        "bytes": reference.bytes,
-        "seed": config.seed,
-        "quoted_pct": config.quoted_pct,
-        "crlf": config.crlf,
-        "groups": groups,
-    });
-    if let Some(k) = shape.keys {
-        doc["keys"] = json!({"distinct": k.distinct, "zipf": k.zipf});
-    }
-    if shape.quote_strings {
-        doc["quote_strings"] = json!(true);
-    }
-    serde_json::to_string_pretty(&doc).expect("JSON values always serialize") + "\n"
-}
-
-/// `-1234567` millionths → `"-1.234567"`.
-pub fn decimal_from_micros(micros: i128) -> String {
-    let sign = if micros < 0 { "-" } else { "" };
-    let abs = micros.unsigned_abs();
-    format!("{sign}{}.{:06}", abs / 1_000_000, abs % 1_000_000)
-}
-
-fn pick_weighted(rng: &mut ChaCha8Rng, weights: &[u64], total: u64) -> usize {
-    let mut ticket = rng.random_range(0..total);
-    for (i, &w) in weights.iter().enumerate() {
-        if ticket < w {
-            return i;
-        }
-        ticket -= w;
-    }
-    unreachable!("the ticket is below the total weight")
-}
-
-/// A decimal with 1–6 fraction digits and its exact value in millionths.
-fn random_value(rng: &mut ChaCha8Rng) -> (String, i128) {
-    let magnitude = 10u64.pow(rng.random_range(0..5u32)); // integer parts from 0 to 99,999
-    let int_part = rng.random_range(0..10 * magnitude);
-    let digits = rng.random_range(1..=6u32);
-    let frac = rng.random_range(0..10u64.pow(digits));
-    let negative = rng.random_bool(0.2);
-    let micros = (int_part as i128) * 1_000_000 + (frac as i128) * 10i128.pow(6 - digits);
-    let sign = if negative { "-" } else { "" };
-    let text = format!("{sign}{int_part}.{frac:0width$}", width = digits as usize);
-    (text, if negative { -micros } else { micros })
-}
-
-/// The quote around a string field: `"` in a file of [`Shape::quote_strings`], else
-/// nothing (`Display` writes it).
-#[derive(Clone, Copy)]
-struct Quotes(&'static str);
-
-impl Quotes {
-    fn new(quote_strings: bool) -> Quotes {
-        Quotes(if quote_strings { "\"" } else { "" })
-    }
-}
-
-impl std::fmt::Display for Quotes {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.0)
-    }
-}
-
-/// The header line: [`HEADER`], each name quoted with `q`.
-fn write_header(out: &mut impl Write, q: Quotes, eol: &str) -> io::Result<()> {
-    let names: Vec<String> = HEADER.split(',').map(|n| format!("{q}{n}{q}")).collect();
-    write!(out, "{}{eol}", names.join(","))
-}
-
-/// The columns after `value`: `name`, `date`, `qty`, `flag` and the terminator; the
-/// strings quoted with `q`.
-fn write_rest(
-    out: &mut impl Write,
-    rng: &mut ChaCha8Rng,
-    config: &Config,
-    q: Quotes,
-    eol: &str,
-) -> io::Result<()> {
-    write_name(out, rng, config.quoted_pct, q)?;
-    let days = rng.random_range(0..2557); // 2020-01-01 ..= 2026-12-31
-    let (y, m, d) = date::civil_from_days(date::days_from_civil(2020, 1, 1) + days);
-    let qty = rng.random_range(1..1000u32);
-    let flag = rng.random_bool(0.5);
-    write!(out, ",{q}{y:04}-{m:02}-{d:02}{q},{qty},{q}{flag}{q}{eol}")
-}
-
-fn write_name(
-    out: &mut impl Write,
-    rng: &mut ChaCha8Rng,
-    quoted_pct: f64,
-    q: Quotes,
-) -> io::Result<()> {
-    let len = rng.random_range(3..=10);
-    let mut name = [0u8; 10];
-    for b in &mut name[..len] {
-        *b = rng.random_range(b'a'..=b'z');
-    }
-    if !rng.random_bool((quoted_pct / 100.0).clamp(0.0, 1.0)) {
-        out.write_all(q.0.as_bytes())?;
-        out.write_all(&name[..len])?;
-        return out.write_all(q.0.as_bytes());
-    }
-    // A quoted name holds one of the three things that force quoting.
-    let special: &[u8] = match rng.random_range(0..3) {
-        0 => b", ",
-        1 => b"\"\"",
-        _ => b"\n",
-    };
-    let cut = rng.random_range(1..len);
-    out.write_all(b"\"")?;
-    out.write_all(&name[..cut])?;
-    out.write_all(special)?;
-    out.write_all(&name[cut..len])?;
-    out.write_all(b"\"")
 }
 
 /// Counts the bytes written, so the reference can record the file size.

@@ -15,6 +15,7 @@ mod load;
 mod query;
 mod round_trip;
 mod sealed;
+mod staging;
 mod text;
 mod tiers;
 mod typed;

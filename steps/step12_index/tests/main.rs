@@ -16,3 +16,4 @@ mod query;
 mod sealed;
 mod tiers;
 mod r#where;
+mod where_cli;

@@ -31,6 +31,7 @@ mod anchor;
 mod book;
 mod catalog;
 mod check;
+mod git;
 mod live;
 mod names;
 mod report;

@@ -1,6 +1,9 @@
 //! The unit tests of [`super`]: each transition function against the state machine
 //! run one byte at a time from every start state.
 
+use harness::dialect::{CR, LF, QUOTE};
+
+use super::transition::STATES;
 use super::*;
 
 /// The state machine, one byte at a time: the state after byte `i` in `s`.

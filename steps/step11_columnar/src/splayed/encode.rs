@@ -344,7 +344,7 @@ mod tests {
             assert_eq!(column.text.filled(), b"abcd");
             let values = column.values.filled();
             let offsets: Vec<u64> = (0..values.len() / width)
-                .map(|i| crate::splayed::scan::offset_at(values, width, i))
+                .map(|i| crate::splayed::column::offset_at(values, width, i))
                 .collect();
             assert_eq!(offsets, [start + 2, start + 4], "width {width}");
         }

@@ -4,10 +4,11 @@
 //! cannot tell bytes that make sense from bytes written with a matching checksum.
 
 use crate::exact::fixed_to_f64;
+use crate::splayed::column::{ColumnFiles, offset_at};
 use crate::splayed::date;
 use crate::splayed::error::TableError;
 use crate::splayed::layout::{MANIFEST, SYMBOL_BYTES};
-use crate::splayed::scan::{ColumnFiles, SplayedTable, offset_at};
+use crate::splayed::scan::SplayedTable;
 use crate::splayed::types::ColumnType;
 
 impl SplayedTable {

@@ -5,10 +5,11 @@
 
 use memmap2::Mmap;
 
+use crate::splayed::column::u64_at;
 use crate::splayed::error::TableError;
 use crate::splayed::layout::column_file;
 use crate::splayed::mapped_check::{Under, map_exact};
-use crate::splayed::scan::{SplayedTable, u64_at};
+use crate::splayed::scan::SplayedTable;
 
 /// A column's hash index as it lies on disk: three little-endian arrays, mapped,
 /// read where a query needs them.

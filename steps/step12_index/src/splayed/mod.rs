@@ -9,8 +9,8 @@
 //! load      CSV -> table: two passes over step 10's        load (plan, pass1, pass2,
 //!           chunks, on every core                        intern, files, write),
 //!                                                        encode, mapped, distinct, cooked
-//! scan      table -> columns, mapped as they lie and      scan, mapped_check,
-//!           checked                                      verify
+//! scan      table -> columns, mapped as they lie and      scan, column,
+//!           checked                                      mapped_check, verify
 //! query     the GROUP BY over two of them, over every     query, units, rows
 //!           row or a selection of rows (--where)
 //! ```
@@ -21,6 +21,7 @@
 //! GROUP BY indexes an array by symbol id. What the load and the queries can fail
 //! with is one type, [`error::TableError`].
 
+pub mod column;
 pub mod cooked;
 pub mod date;
 pub mod decimal;
