@@ -13,12 +13,7 @@ mod common;
 
 #[test]
 fn the_export_reads_back_value_for_value() {
-    let common::Loaded {
-        tmp,
-        out,
-        table,
-        reference,
-    } = common::loaded("arrow", 9);
+    let (tmp, out, table, reference) = common::loaded("arrow", 9);
     export::arrow::export(&table, &out).unwrap();
     let reader = FileReader::try_new(std::fs::File::open(&out).unwrap(), None).unwrap();
     let batches: Vec<_> = reader.map(Result::unwrap).collect();

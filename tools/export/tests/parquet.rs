@@ -26,12 +26,7 @@ fn text(column: &dyn Array, row: usize) -> Option<String> {
 
 #[test]
 fn the_export_reads_back_value_for_value() {
-    let common::Loaded {
-        tmp,
-        out,
-        table,
-        reference,
-    } = common::loaded("parquet", 11);
+    let (tmp, out, table, reference) = common::loaded("parquet", 11);
     export::parquet::export(&table, &out).unwrap();
     let expected = export::arrow::record_batch(&table).unwrap();
     let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap())

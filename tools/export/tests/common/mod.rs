@@ -10,21 +10,12 @@ use step11::splayed::scan::SplayedTable;
 /// Rows of gen's file; the table has one more, row 3,000, NULL in every typed column.
 pub const ROWS: u64 = 3_000;
 
-/// A loaded table, in a directory of the test's own that it removes at its end.
-pub struct Loaded {
-    /// The test's directory: the table's and the export's.
-    pub tmp: PathBuf,
-    /// The export's file, `tmp/bench.EXTENSION`, not written yet.
-    pub out: PathBuf,
-    /// The table, `name` loaded as text and `category` interned.
-    pub table: SplayedTable,
-    /// Gen's answer for its rows (the NULL row adds nothing to a sum).
-    pub reference: Reference,
-}
-
-/// Loads [`ROWS`] rows of gen's file (`seed`) and the NULL row, into a fresh
-/// directory named for the test (`export-EXTENSION-PID`).
-pub fn loaded(extension: &str, seed: u64) -> Loaded {
+/// Loads [`ROWS`] rows of gen's file (`seed`) and the NULL row, `name` as text and
+/// `category` interned, into a fresh directory of the test's own
+/// (`export-EXTENSION-PID`), which the test removes at its end. Returns that
+/// directory, the export's file in it (`bench.EXTENSION`, not written yet), the
+/// table, and gen's answer for its rows (the NULL row adds nothing to a sum).
+pub fn loaded(extension: &str, seed: u64) -> (PathBuf, PathBuf, SplayedTable, Reference) {
     let (mut csv, reference) = generate_in_memory(&Config {
         rows: ROWS,
         seed,
@@ -42,10 +33,5 @@ pub fn loaded(extension: &str, seed: u64) -> Loaded {
     };
     load(&csv, &dir, &options).unwrap();
     let table = SplayedTable::open(&dir).unwrap();
-    Loaded {
-        tmp,
-        out,
-        table,
-        reference,
-    }
+    (tmp, out, table, reference)
 }
