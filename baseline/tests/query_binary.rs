@@ -12,6 +12,12 @@ fn baseline(args: &[&std::ffi::OsStr]) -> Output {
         .unwrap()
 }
 
+/// Asserts that the run exited with status 0, else shows its standard error.
+fn succeeded(out: &Output) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+}
+
 fn temp_path(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("baseline-bin-{name}-{}.csv", std::process::id()))
 }
@@ -22,11 +28,7 @@ fn json_prints_the_answer() {
     std::fs::write(&path, "id,category,value\n1,a,1.5\n2,b,\n3,a,2\n").unwrap();
     let out = baseline(&[path.as_os_str(), "--json".as_ref()]);
     std::fs::remove_file(&path).unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).trim(),
         r#"{"a":{"count":2,"sum":3.5},"b":{"count":1,"sum":null}}"#
@@ -44,11 +46,7 @@ fn row_json_prints_the_measurement_and_checks_the_reference() {
     let out = baseline(&[path.as_os_str(), "--row-json".as_ref()]);
     std::fs::remove_file(gen_csv::reference_path(&path)).unwrap();
     std::fs::remove_file(&path).unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    succeeded(&out);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["query"], true);
     // Built in the test's profile; bench.sh refuses any row that is not "release".

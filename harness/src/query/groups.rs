@@ -133,32 +133,26 @@ impl Groups {
 
     /// The group of `key`, found by binary search.
     pub fn get(&self, key: &[u8]) -> Option<&Group> {
-        let (mut low, mut high) = (0, self.len());
-        while low < high {
-            let mid = low + (high - low) / 2;
-            match self.key(mid).cmp(key) {
-                std::cmp::Ordering::Less => low = mid + 1,
-                std::cmp::Ordering::Greater => high = mid,
-                std::cmp::Ordering::Equal => return Some(self.group(mid)),
-            }
-        }
-        None
+        self.position(key).map(|i| self.group(i))
     }
 
     /// The group of `key`, to change it (tests make wrong answers so).
     pub fn get_mut(&mut self, key: &[u8]) -> Option<&mut Group> {
+        let (part, j) = self.order()[self.position(key)?];
+        let part = &mut self.parts[part as usize];
+        part.infinite = true; // the caller may change the sum: look again
+        Some(&mut part.groups[j as usize])
+    }
+
+    /// The place of `key` in key order, by binary search.
+    fn position(&self, key: &[u8]) -> Option<usize> {
         let (mut low, mut high) = (0, self.len());
         while low < high {
             let mid = low + (high - low) / 2;
             match self.key(mid).cmp(key) {
                 std::cmp::Ordering::Less => low = mid + 1,
                 std::cmp::Ordering::Greater => high = mid,
-                std::cmp::Ordering::Equal => {
-                    let (part, j) = self.order()[mid];
-                    let part = &mut self.parts[part as usize];
-                    part.infinite = true; // the caller may change the sum: look again
-                    return Some(&mut part.groups[j as usize]);
-                }
+                std::cmp::Ordering::Equal => return Some(mid),
             }
         }
         None

@@ -57,6 +57,19 @@ pub fn parse_number(field: &[u8]) -> Result<Option<Number>, NotANumber> {
 /// of 10^-18: under 10^37 in magnitude, so exact in an `i128`.
 #[inline]
 pub(crate) fn parse_fixed(field: &[u8]) -> Option<i128> {
+    let (negative, mantissa, scale) = parse_digits(field)?;
+    let fixed = i128::from(mantissa) * POWERS[(SCALE - scale) as usize];
+    Some(if negative { -fixed } else { fixed })
+}
+// ANCHOR_END: exercise_parse_fixed
+// ANCHOR_END: parse
+
+/// A plain decimal's parts: its sign (true for `-`), its digits as one integer (at
+/// most 19 of them) and how many come after the point (at most [`SCALE`]); `-12.50`
+/// is `(true, 1250, 2)`. [`parse_fixed`] scales them to 10^-18 units; the load
+/// (`crate::splayed::decimal`) to the units of a column's scale.
+#[inline]
+pub(crate) fn parse_digits(field: &[u8]) -> Option<(bool, u64, u32)> {
     let (negative, body) = match field.first() {
         Some(b'-') => (true, &field[1..]),
         Some(b'+') => (false, &field[1..]),
@@ -77,11 +90,8 @@ pub(crate) fn parse_fixed(field: &[u8]) -> Option<i128> {
     if digits == 0 || scale > SCALE {
         return None;
     }
-    let fixed = i128::from(mantissa) * POWERS[(SCALE - scale) as usize];
-    Some(if negative { -fixed } else { fixed })
+    Some((negative, mantissa, scale))
 }
-// ANCHOR_END: exercise_parse_fixed
-// ANCHOR_END: parse
 
 /// 10^0 ..= 10^18: the scale of a value with 18 ..= 0 fraction digits.
 pub(crate) const POWERS: [i128; 19] = {

@@ -1,5 +1,4 @@
-//! The bar chart of MB/s per row that the book shows, as SVG (plotters' SVG backend:
-//! no font files, no system libraries; text is left to the viewer's sans-serif).
+//! The bar chart of MB/s per row that the book shows, as SVG ([`crate::svg`]).
 //!
 //! One horizontal bar per row, top to bottom in table order, so the step names are
 //! written horizontally and stay readable however many steps there are, on a log
@@ -16,16 +15,15 @@ use std::path::Path;
 use harness::run::measure::thousands;
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde_json::Value;
 
 use crate::error::{Error, Result};
+use crate::svg::{self, Area, Drawn, FONT, left_middle, note};
 
 const STEP: RGBColor = RGBColor(0x3b, 0x6e, 0xa8);
 const BASELINE: RGBColor = RGBColor(0xe0, 0x8a, 0x1e);
 const PEER: RGBColor = RGBColor(0x7b, 0x4f, 0x9d);
 const LIMIT: RGBColor = RGBColor(0x9a, 0x9a, 0x9a);
-pub(crate) const FONT: &str = "sans-serif";
 /// The kinds of rows: role, color, legend.
 const KINDS: [(&str, RGBColor, &str); 4] = [
     ("step", STEP, "steps of the ladder"),
@@ -93,9 +91,9 @@ pub fn write_svg(results: &Value, out: &Path) -> Result {
             .iter()
             .map(|(_, b)| PANEL_PX + BAR_PX * b.len() as u32)
             .sum::<u32>();
-    let root = SVGBackend::new(out, (1100, height)).into_drawing_area();
-    draw(&root, results, &bars).map_err(Error::draw(out))?;
-    root.present().map_err(Error::draw(out))
+    svg::write(out, (1100, height), TITLE_PX, |title, rest| {
+        draw(title, rest, results, &bars)
+    })
 }
 
 /// The panels that have bars, each with its bars in table order.
@@ -110,16 +108,7 @@ fn panels(bars: &[Bar]) -> Vec<(&'static str, Vec<&Bar>)> {
         .collect()
 }
 
-fn draw<DB: DrawingBackend>(
-    root: &DrawingArea<DB, plotters::coord::Shift>,
-    results: &Value,
-    bars: &[Bar],
-) -> Result<(), Box<dyn std::error::Error>>
-where
-    DB::ErrorType: 'static,
-{
-    root.fill(&WHITE)?;
-    let (title_area, rest) = root.split_vertically(TITLE_PX);
+fn draw(title_area: &Area, rest: &Area, results: &Value, bars: &[Bar]) -> Drawn {
     let (mut plot, footer) = rest.split_vertically(rest.dim_in_pixel().1 - FOOTER_PX);
     let file = &results["file"];
     let runs = results["runs_per_row"].as_u64().unwrap_or(0);
@@ -147,15 +136,7 @@ where
 }
 
 /// One panel: its title, and a bar per row on the shared log scale `x`.
-fn draw_panel<DB: DrawingBackend>(
-    area: &DrawingArea<DB, plotters::coord::Shift>,
-    title: &str,
-    bars: &[&Bar],
-    x: std::ops::Range<f64>,
-) -> Result<(), Box<dyn std::error::Error>>
-where
-    DB::ErrorType: 'static,
-{
+fn draw_panel(area: &Area, title: &str, bars: &[&Bar], x: std::ops::Range<f64>) -> Drawn {
     let n = bars.len();
     let floor = x.start;
     let mut chart = ChartBuilder::on(area)
@@ -185,8 +166,7 @@ where
         .label_style((FONT, 16))
         .axis_desc_style((FONT, 15))
         .draw()?;
-    let value_style =
-        TextStyle::from((FONT, 15).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    let value_style = left_middle(15);
     for (role, color, _) in KINDS {
         let of_role = || bars.iter().enumerate().filter(move |(_, b)| b.role == role);
         chart.draw_series(of_role().map(|(k, bar)| {
@@ -212,14 +192,7 @@ where
 
 /// Below the plot, where no bar can hide it: the legend (the kinds of rows present),
 /// then the machine and the toolchain.
-fn draw_footer<DB: DrawingBackend>(
-    footer: &DrawingArea<DB, plotters::coord::Shift>,
-    results: &Value,
-    bars: &[Bar],
-) -> Result<(), Box<dyn std::error::Error>>
-where
-    DB::ErrorType: 'static,
-{
+fn draw_footer(footer: &Area, results: &Value, bars: &[Bar]) -> Drawn {
     let mut x = 16;
     for (role, color, legend) in KINDS {
         if bars.iter().any(|b| b.role == role) {
@@ -230,18 +203,14 @@ where
         }
     }
     let machine = &results["machine"];
-    let note = format!(
+    let machine_note = format!(
         "{}, {} cores, {}; {}",
         machine["cpu"].as_str().unwrap_or("?"),
         machine["cores"].as_str().unwrap_or("?"),
         machine["memory"].as_str().unwrap_or("?"),
         results["toolchain"].as_str().unwrap_or("?")
     );
-    footer.draw(&Text::new(
-        note,
-        (16, 32),
-        (FONT, 14).into_font().color(&BLACK.mix(0.7)),
-    ))?;
+    footer.draw(&Text::new(machine_note, (16, 32), note(14)))?;
     Ok(())
 }
 

@@ -219,6 +219,21 @@ fn machines(runs: &[Run]) -> Vec<String> {
     out
 }
 
+/// The records of each run's file, in thousands, each once where runs follow each
+/// other on one file: the rows a file, for a title or a note.
+fn records(runs: &[Run]) -> Vec<String> {
+    let mut records: Vec<String> = runs
+        .iter()
+        .map(|r| {
+            r.results["file"]["records"]
+                .as_u64()
+                .map_or("?".to_string(), thousands)
+        })
+        .collect();
+    records.dedup();
+    records
+}
+
 /// `keys.md`: the table (anchor `table`), then the machine, the rows per file, the
 /// commits and dates of the runs (anchor `notes`).
 pub fn markdown(runs: &[Run], series: &[Series]) -> String {
@@ -251,20 +266,11 @@ pub fn markdown(runs: &[Run], series: &[Series]) -> String {
         .iter()
         .map(|(w, keys)| format!("{w} ({} keys)", keys.join(", ")))
         .collect();
-    let mut records: Vec<String> = runs
-        .iter()
-        .map(|r| {
-            r.results["file"]["records"]
-                .as_u64()
-                .map_or("?".to_string(), thousands)
-        })
-        .collect();
-    records.dedup();
     let notes = format!(
         "Median MB/s of each run's rounds (MB = 10^6 bytes of input); a file of {} records \
          with N distinct keys in `category` (`gen --keys N`) per column, \
          `./bench.sh --keys N --record`. Machine: {}. Runs: {}.",
-        records.join(" or "),
+        records(runs).join(" or "),
         machines(runs).join("; "),
         when.join("; ")
     );

@@ -7,6 +7,7 @@
 //!   core or on N threads; it prints the same JSON as a step.
 //! - [`report`]: groups the runs `bench.sh` collected into rows (best of N each),
 //!   writes `results.json` and the markdown table.
+//! - [`svg`]: what both charts share: the SVG page, its title strip, the text styles.
 //! - [`chart`]: the SVG bar chart of MB/s per row, from `results.json`.
 //! - [`keys`]: `keys.svg` and `keys.md`, MB/s against distinct keys, from the
 //!   recordings of `bench.sh --keys N --record`.
@@ -22,5 +23,6 @@ pub mod figures;
 pub mod keys;
 pub mod limit;
 pub mod report;
+pub mod svg;
 
 pub use error::{Error, Result};

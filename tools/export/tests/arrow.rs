@@ -7,29 +7,13 @@ use export::arrow::arrow_array::cast::AsArray;
 use export::arrow::arrow_array::types::{Date32Type, Decimal128Type, Int64Type, UInt32Type};
 use export::arrow::arrow_array::{Array, StringArray};
 use export::arrow::arrow_ipc::reader::FileReader;
-use gen_csv::{Config, generate_in_memory};
-use step11::splayed::load::{LoadOptions, load, parse_schema};
-use step11::splayed::scan::{SplayedTable, Value};
+use step11::splayed::scan::Value;
+
+mod common;
 
 #[test]
 fn the_export_reads_back_value_for_value() {
-    let (mut csv, reference) = generate_in_memory(&Config {
-        rows: 3_000,
-        seed: 9,
-        quoted_pct: 10.0,
-        crlf: false,
-    });
-    let tmp = std::env::temp_dir().join(format!("export-arrow-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir(&tmp).unwrap(); // a load makes its table's directory only
-    let (dir, out) = (tmp.join("table"), tmp.join("bench.arrow"));
-    csv.extend_from_slice(b"3000,books,,x,,,\n"); // NULLs in every typed column
-    let options = LoadOptions {
-        schema: parse_schema("name=text").unwrap(),
-        ..LoadOptions::default()
-    };
-    load(&csv, &dir, &options).unwrap();
-    let table = SplayedTable::open(&dir).unwrap();
+    let (tmp, out, table, reference) = common::loaded("arrow", 9);
     export::arrow::export(&table, &out).unwrap();
     let reader = FileReader::try_new(std::fs::File::open(&out).unwrap(), None).unwrap();
     let batches: Vec<_> = reader.map(Result::unwrap).collect();

@@ -8,9 +8,9 @@ use export::arrow::arrow_array::cast::AsArray;
 use export::arrow::arrow_array::types::{Decimal128Type, UInt32Type};
 use export::arrow::arrow_array::{Array, StringArray};
 use export::parquet::parquet_crate::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-use gen_csv::{Config, generate_in_memory};
-use step11::splayed::load::{LoadOptions, load, parse_schema};
-use step11::splayed::scan::{SplayedTable, Value};
+use step11::splayed::scan::Value;
+
+mod common;
 
 /// Row `row` of a string column, through its dictionary.
 fn text(column: &dyn Array, row: usize) -> Option<String> {
@@ -26,23 +26,7 @@ fn text(column: &dyn Array, row: usize) -> Option<String> {
 
 #[test]
 fn the_export_reads_back_value_for_value() {
-    let (mut csv, reference) = generate_in_memory(&Config {
-        rows: 3_000,
-        seed: 11,
-        quoted_pct: 10.0,
-        crlf: false,
-    });
-    let tmp = std::env::temp_dir().join(format!("export-parquet-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir(&tmp).unwrap(); // a load makes its table's directory only
-    let (dir, out) = (tmp.join("table"), tmp.join("bench.parquet"));
-    csv.extend_from_slice(b"3000,books,,x,,,\n"); // NULLs in every typed column
-    let options = LoadOptions {
-        schema: parse_schema("name=text").unwrap(),
-        ..LoadOptions::default()
-    };
-    load(&csv, &dir, &options).unwrap();
-    let table = SplayedTable::open(&dir).unwrap();
+    let (tmp, out, table, reference) = common::loaded("parquet", 11);
     export::parquet::export(&table, &out).unwrap();
     let expected = export::arrow::record_batch(&table).unwrap();
     let reader = ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&out).unwrap())

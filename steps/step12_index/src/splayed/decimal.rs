@@ -8,41 +8,12 @@
 //! -12500 units of 10^-3 -> -12.5, the nearest f64          decimal_to_f64
 //! ```
 //!
-//! The parse is [`crate::exact`]'s byte loop, which the query's exact sum reads
-//! decimals with, stopped before the scaling to 10^-18 units: the inference needs
-//! the number of digits after the point, and a column of a known scale its units,
-//! with one multiply and no `i128` division.
+//! The parse is [`crate::exact`]'s `parse_digits`, the byte loop that the query's
+//! exact sum reads decimals with, before its scaling to 10^-18 units: the inference
+//! needs the number of digits after the point, and a column of a known scale its
+//! units, with one multiply and no `i128` division.
 
-use crate::exact::{POWERS, SCALE};
-
-/// A plain decimal's parts: its sign (true for `-`), its digits as one integer (at
-/// most 19 of them) and how many come after the point (at most [`SCALE`]); `-12.50`
-/// is `(true, 1250, 2)`. It takes what [`crate::exact::parse_number`] reads as an
-/// exact decimal, and nothing else.
-#[inline]
-pub fn parse_digits(field: &[u8]) -> Option<(bool, u64, u32)> {
-    let (negative, body) = match field.first() {
-        Some(b'-') => (true, &field[1..]),
-        Some(b'+') => (false, &field[1..]),
-        _ => (false, field),
-    };
-    let (mut mantissa, mut digits, mut scale, mut point) = (0u64, 0u32, 0u32, false);
-    for &b in body {
-        match b {
-            b'0'..=b'9' if digits < 19 => {
-                mantissa = mantissa * 10 + u64::from(b - b'0'); // 19 digits fit a u64
-                digits += 1;
-                scale += u32::from(point);
-            }
-            b'.' if !point => point = true,
-            _ => return None,
-        }
-    }
-    if digits == 0 || scale > SCALE {
-        return None;
-    }
-    Some((negative, mantissa, scale))
-}
+use crate::exact::{POWERS, SCALE, parse_digits};
 
 /// A plain decimal's value in 10^-18 units (as [`crate::exact::Number::Fixed`]),
 /// and its number of digits after the point (0..=[`SCALE`]): what the type inference

@@ -5,21 +5,18 @@
 //! stands in a column on the right where no line can cross it; a step's points are
 //! dots (hollow, on a dashed line of the step's own color, for a step that runs on
 //! every core run on one thread), a yardstick's crosses, a peer's triangles, so that lines of near colors
-//! still part. Self-contained SVG from plotters' backend, as [`crate::chart`]: no font
-//! files, text left to the viewer's sans-serif.
+//! still part. Self-contained SVG, as [`crate::chart`] ([`crate::svg`]).
 
 use std::path::Path;
 
 use harness::run::measure::thousands;
-use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::{Run, Series, machines};
-use crate::chart::FONT;
-use crate::error::{Error, Result};
+use super::{Run, Series, machines, records};
+use crate::error::Result;
 use crate::figures::one_thread_of;
+use crate::svg::{self, Area, Drawn, FONT, left_middle, note};
 
 /// The lines' colors, one per series in order: Tableau's ten, the pale ones (yellow,
 /// pink, grey) darkened so that a 2 px line still shows, and six more, so that the
@@ -54,40 +51,21 @@ const LEGEND_LINE_PX: i32 = 22;
 /// Writes the chart of `series`, drawn from `runs`, to `out`.
 ///
 /// # Errors
-/// [`Error::Draw`] when the file cannot be written.
+/// [`crate::Error::Draw`] when the file cannot be written.
 pub fn write_svg(runs: &[Run], series: &[Series], out: &Path) -> Result {
-    let root = SVGBackend::new(out, (WIDTH, HEIGHT)).into_drawing_area();
-    draw(&root, runs, series).map_err(Error::draw(out))?;
-    root.present().map_err(Error::draw(out))
+    svg::write(out, (WIDTH, HEIGHT), TITLE_PX, |title, rest| {
+        draw(title, rest, runs, series)
+    })
 }
 
-fn draw<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    runs: &[Run],
-    series: &[Series],
-) -> Result<(), Box<dyn std::error::Error>>
-where
-    DB::ErrorType: 'static,
-{
-    root.fill(&WHITE)?;
-    let (title_area, rest) = root.split_vertically(TITLE_PX);
-    let mut records: Vec<String> = runs
-        .iter()
-        .map(|r| {
-            r.results["file"]["records"]
-                .as_u64()
-                .map_or("?".to_string(), thousands)
-        })
-        .collect();
-    records.dedup();
+fn draw(title_area: &Area, rest: &Area, runs: &[Run], series: &[Series]) -> Drawn {
     let title = format!(
         "The query's MB/s against distinct keys ({} rows a file)",
-        records.join(" or ")
+        records(runs).join(" or ")
     );
     title_area.draw(&Text::new(title, (16, 10), (FONT, 20)))?;
     let subtitle = machines(runs).join("; ");
-    let grey = (FONT, 14).into_font().color(&BLACK.mix(0.7));
-    title_area.draw(&Text::new(subtitle, (16, 38), grey))?;
+    title_area.draw(&Text::new(subtitle, (16, 38), note(14)))?;
     let (plot, legend) = rest.split_horizontally(WIDTH - LEGEND_PX);
 
     let keys = runs.iter().map(|r| r.keys as f64);
@@ -155,8 +133,7 @@ where
             legend.draw(&PathElement::new([(6, y), (38, y)], color.stroke_width(2)))?;
         }
         marker(&legend, (22, y), &x.role, color, one)?;
-        let label = TextStyle::from((FONT, 14).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
-        legend.draw(&Text::new(x.label.clone(), (46, y), label))?;
+        legend.draw(&Text::new(x.label.clone(), (46, y), left_middle(14)))?;
     }
     Ok(())
 }
@@ -195,15 +172,14 @@ fn styles(series: &[Series]) -> Vec<(RGBColor, bool)> {
 /// A point's marker, by role, so that lines of near colors still part: a dot for a
 /// step (hollow for one on one thread, `one`), a cross for a yardstick, a triangle
 /// for a peer.
-fn marker<DB: DrawingBackend, CT: CoordTranslate>(
-    area: &DrawingArea<DB, CT>,
+fn marker<CT: CoordTranslate>(
+    area: &DrawingArea<SVGBackend, CT>,
     at: CT::From,
     role: &str,
     color: RGBColor,
     one: bool,
-) -> Result<(), Box<dyn std::error::Error>>
+) -> Drawn
 where
-    DB::ErrorType: 'static,
     CT::From: Copy,
 {
     match role {

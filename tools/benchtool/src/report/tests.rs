@@ -9,6 +9,20 @@ fn run(role: &str, step: &str, number: u32, best_s: f64, mb_per_s: f64) -> Strin
     .to_string()
 }
 
+/// The rows of `lines` (the runs file: a run's JSON a line) and their labels, in
+/// table order.
+fn labelled(lines: &str) -> (Vec<Row>, Vec<String>) {
+    let rows = rows(lines).unwrap();
+    let labels = rows.iter().map(Row::label).collect();
+    (rows, labels)
+}
+
+/// The ids of the rows of `results`, in table order.
+fn row_ids(results: &Value) -> Vec<String> {
+    let rows = results["rows"].as_array().unwrap();
+    rows.iter().map(crate::figures::row_id).collect()
+}
+
 #[test]
 fn rows_keep_the_best_run_and_the_ladder_order() {
     let lines = [
@@ -19,8 +33,7 @@ fn rows_keep_the_best_run_and_the_ladder_order() {
         run("step", "step1", 1, 0.4, 125.0),
     ]
     .join("\n");
-    let rows = rows(&lines).unwrap();
-    let labels: Vec<_> = rows.iter().map(Row::label).collect();
+    let (rows, labels) = labelled(&lines);
     assert_eq!(
         labels,
         [
@@ -92,8 +105,7 @@ fn the_baseline_query_is_a_row_of_its_own_without_a_speedup() {
         query.replace("250.0", "200.0").replace("0.2,", "0.25,"),
     ]
     .join("\n");
-    let rows = rows(&lines).unwrap();
-    let labels: Vec<_> = rows.iter().map(Row::label).collect();
+    let (rows, labels) = labelled(&lines);
     assert_eq!(
         labels,
         [
@@ -151,8 +163,7 @@ fn peers_are_query_rows_of_their_own_and_a_wrong_answer_is_not_timed() {
         run("limit", "limit", 0, 0.01, 5000.0),
     ]
     .join("\n");
-    let rows = rows(&lines).unwrap();
-    let labels: Vec<_> = rows.iter().map(Row::label).collect();
+    let (rows, labels) = labelled(&lines);
     assert_eq!(
         labels,
         [
@@ -214,19 +225,13 @@ fn a_step_on_every_core_and_on_one_thread_is_two_rows() {
         on(1, 0.35),
     ]
     .join("\n");
-    let rows = rows(&lines).unwrap();
-    let labels: Vec<_> = rows.iter().map(Row::label).collect();
+    let (rows, labels) = labelled(&lines);
     assert_eq!(labels, ["7 step7", "9 step9, 1 thread", "9 step9"]);
     assert_eq!(rows[1].runs.len(), 2);
     assert_eq!(rows[1].best()["best_s"], 0.35);
     assert_eq!(rows[2].best()["best_s"], 0.2);
     let results = results(&Meta::default(), json!({}), &rows);
-    let ids: Vec<_> = results["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(crate::figures::row_id)
-        .collect();
+    let ids = row_ids(&results);
     assert_eq!(ids, ["step7", "step9_1thread", "step9"]);
     let table = table(&results);
     assert!(
@@ -257,8 +262,7 @@ fn a_load_step_is_a_load_row_and_a_table_query_row() {
         load(2, 0.2, 0.004),
     ]
     .join("\n");
-    let rows = rows(&lines).unwrap();
-    let labels: Vec<_> = rows.iter().map(Row::label).collect();
+    let (rows, labels) = labelled(&lines);
     assert_eq!(
         labels,
         [
@@ -272,12 +276,7 @@ fn a_load_step_is_a_load_row_and_a_table_query_row() {
     assert_eq!(rows[4].runs.len(), 2);
     assert_eq!(rows[4].best()["best_s"], 0.004);
     let results = results(&Meta::default(), json!({}), &rows);
-    let ids: Vec<_> = results["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(crate::figures::row_id)
-        .collect();
+    let ids = row_ids(&results);
     assert_eq!(
         ids,
         [
