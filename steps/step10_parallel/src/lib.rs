@@ -49,6 +49,7 @@ pub mod record;
 pub use machine::Parser;
 pub use record::{Field, Record, Span};
 
+pub mod acc;
 pub mod blocks;
 pub mod chunks;
 pub mod cli;

@@ -16,10 +16,9 @@
 //! partition ([`crate::merge`], [`GroupTable::reset`]). Each thread has a table of its
 //! own; with few groups they are merged whole ([`GroupBy::merge`]).
 
-use harness::query::{Group, Groups, GroupsBuilder};
+use harness::query::{Groups, GroupsBuilder};
 
-use crate::exact::{ExactSum, Number};
-use crate::extremes::MinMax;
+use crate::acc::Acc;
 use crate::key_words::KeyWords;
 
 /// A GROUP BY table: finds or creates the accumulator of a key.
@@ -100,72 +99,6 @@ impl GroupBy for GroupTable {
         GroupTable::to_groups(self)
     }
 }
-
-// ANCHOR: acc
-/// An accumulator: the count, the exact sum of the values, and their extremes.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Acc {
-    /// `COUNT(*)`.
-    pub count: u64,
-    /// Non-NULL values summed.
-    pub values: u64,
-    /// Their exact sum, whatever the order they came in.
-    pub sum: ExactSum,
-    /// Their smallest and largest.
-    pub range: MinMax,
-}
-
-impl Acc {
-    /// The group: the count, and the sum and mean (each rounded once) and the
-    /// extremes, unless every value was NULL. With many groups most have one value,
-    /// which is then its sum, its mean and both its extremes: rounded once, not four
-    /// times (but for a zero, whose sign the sum and MIN may round apart).
-    pub fn group(&self) -> Group {
-        if self.values == 1
-            && let Some(v) = self.range.min()
-            && v != 0.0
-        {
-            let v = Some(v);
-            let (count, sum, min, max, mean) = (self.count, v, v, v, v);
-            return Group {
-                count,
-                sum,
-                min,
-                max,
-                mean,
-            };
-        }
-        let some = self.values > 0;
-        Group {
-            count: self.count,
-            sum: some.then(|| self.sum.to_f64()),
-            min: self.range.min(),
-            max: self.range.max(),
-            mean: some.then(|| self.sum.mean(self.values)),
-        }
-    }
-
-    /// Adds one record's value (`None` for NULL).
-    #[inline(always)]
-    pub fn add(&mut self, value: Option<Number>) {
-        self.count += 1;
-        if let Some(v) = value {
-            self.values += 1;
-            self.sum.add(v);
-            self.range.add(v);
-        }
-    }
-
-    /// Adds another accumulator of the same group (the table's, to a partition's, or
-    /// another thread's).
-    pub fn merge(&mut self, other: &Acc) {
-        self.count += other.count;
-        self.values += other.values;
-        self.sum.merge(&other.sum);
-        self.range.merge(&other.range);
-    }
-}
-// ANCHOR_END: acc
 
 /// The partition, of `2^bits`, of a key of hash `hash` ([`GroupTable::partitions`]).
 #[inline(always)]

@@ -11,9 +11,10 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use step5::acc::Acc;
 use step5::query::Query;
 use step5::serial;
-use step5::table::{Acc, GroupTable, Hashbrown};
+use step5::table::{GroupTable, Hashbrown};
 use step5::value::{parse_value, parse_value_fast_float, parse_value_std};
 
 /// The bench file's first `rows` records, in memory.

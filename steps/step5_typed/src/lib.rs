@@ -68,6 +68,7 @@ pub mod record;
 pub use machine::Parser;
 pub use record::{Field, Record, Span};
 
+pub mod acc;
 pub mod cli;
 pub mod query;
 pub mod scan;

@@ -16,7 +16,7 @@
 //! **What changed since the previous step.** [`exact`], [`wide`] and [`extremes`]
 //! are new; the SWAR and SSE2 decimal parses give the fixed point instead of an `f64`
 //! ([`digits::to_fixed`], [`lanes16::parse_simd_fixed`]); the accumulator holds the
-//! exact sum and extremes ([`table::Acc`]); the query passes [`exact::Number`]s to it
+//! exact sum and extremes ([`acc::Acc`]); the query passes [`exact::Number`]s to it
 //! ([`query`]). The parser, the projected walk and the table are step 7's.
 //!
 //! **Assumptions and policy.** The dialect of the `harness` crate, exactly; the
@@ -41,6 +41,7 @@ pub mod record;
 pub use machine::Parser;
 pub use record::{Field, Record, Span};
 
+pub mod acc;
 pub mod blocks;
 pub mod cli;
 pub mod digits;

@@ -46,6 +46,7 @@ pub mod record;
 pub use machine::Parser;
 pub use record::{Field, Record, Span};
 
+pub mod acc;
 pub mod blocks;
 pub mod cli;
 pub mod digits;

@@ -2,7 +2,8 @@
 //! that must stay apart (shared prefixes, long keys, colliding hashes).
 
 use super::*;
-use crate::exact::POWERS;
+use crate::exact::{Number, POWERS};
+use harness::query::Group;
 use std::collections::HashMap;
 
 #[test]

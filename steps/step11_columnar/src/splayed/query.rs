@@ -16,6 +16,7 @@
 
 use harness::query::Groups;
 
+use crate::acc::Acc;
 use crate::exact::{Number, POWERS, SCALE, parse_number};
 use crate::pool::map_chunks;
 use crate::query::Query;
@@ -24,7 +25,6 @@ use crate::splayed::error::{TableError, invalid_number};
 use crate::splayed::scan::{ColumnFiles, SplayedTable, Value};
 use crate::splayed::types::ColumnType;
 use crate::splayed::units;
-use crate::table::Acc;
 
 /// Ranges of rows per thread: a few, so a slow thread does not hold up the rest.
 pub(crate) const RANGES_PER_THREAD: usize = 4;

@@ -14,12 +14,13 @@
 //! per group at the end: Acc.sum += sum x 10^(18-S); Acc.range sees min and max
 //! ```
 //!
-//! The answer is [`crate::table::Acc`]'s, bit for bit: its sums are exact, so adding
+//! The answer is [`crate::acc::Acc`]'s, bit for bit: its sums are exact, so adding
 //! `a + b` in units and then scaling is the same number as scaling each and adding;
 //! `i64 x 10^18` always fits an `i128` (2^63 x 2^60 < 2^127).
 
 use harness::query::Groups;
 
+use crate::acc::Acc;
 use crate::exact::{Number, POWERS, SCALE};
 use crate::pool::map_chunks;
 use crate::splayed::error::TableError;
@@ -27,7 +28,6 @@ use crate::splayed::mapped_check::Running;
 use crate::splayed::query::{RANGES_PER_THREAD, symbol_groups};
 use crate::splayed::scan::{ColumnFiles, SplayedTable, ToScan, prefetch};
 use crate::splayed::types::ColumnType;
-use crate::table::Acc;
 
 /// How many rows ahead of the one it adds the scan asks for the columns' lines: 4
 /// KiB of values, a page ahead.

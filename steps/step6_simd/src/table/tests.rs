@@ -2,6 +2,7 @@
 //! that must stay apart (shared prefixes, long keys, colliding hashes).
 
 use super::*;
+use harness::query::Group;
 use std::collections::HashMap;
 
 #[test]
