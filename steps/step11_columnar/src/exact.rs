@@ -61,8 +61,6 @@ pub(crate) fn parse_fixed(field: &[u8]) -> Option<i128> {
     let fixed = i128::from(mantissa) * POWERS[(SCALE - scale) as usize];
     Some(if negative { -fixed } else { fixed })
 }
-// ANCHOR_END: exercise_parse_fixed
-// ANCHOR_END: parse
 
 /// A plain decimal's parts: its sign (true for `-`), its digits as one integer (at
 /// most 19 of them) and how many come after the point (at most [`SCALE`]); `-12.50`
@@ -92,6 +90,8 @@ pub(crate) fn parse_digits(field: &[u8]) -> Option<(bool, u64, u32)> {
     }
     Some((negative, mantissa, scale))
 }
+// ANCHOR_END: exercise_parse_fixed
+// ANCHOR_END: parse
 
 /// 10^0 ..= 10^18: the scale of a value with 18 ..= 0 fraction digits.
 pub(crate) const POWERS: [i128; 19] = {

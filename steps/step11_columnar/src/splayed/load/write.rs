@@ -335,8 +335,9 @@ fn staging_prefix(dir: &Path) -> String {
 /// Removes the staging directories of `dir` that a load of `dir` left behind (its
 /// process no longer runs; [`left_behind`] proves it from the marker), and returns
 /// them; and returns apart those that hold a complete table, which are kept. A
-/// directory merely named like one is kept, whatever it holds. Only where `/proc`
-/// tells which processes run (Linux); elsewhere nothing is removed.
+/// directory merely named like one is kept if it holds anything but the start of
+/// the marker its named process would write. Only where `/proc` tells which
+/// processes run (Linux); elsewhere nothing is removed.
 pub fn remove_stale_staging(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let prefix = staging_prefix(dir);
     let parent = match dir.parent() {

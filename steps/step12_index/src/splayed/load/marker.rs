@@ -12,12 +12,19 @@
 //!          DIR/made-by.json is a regular file of at most 4 KiB naming KIND, PID, NAME
 //!          process PID no longer runs (/proc/PID is gone; only where /proc is)
 //!          DIR holds no manifest.json: a complete table is never removed
+//! or, killed while it wrote its marker, when all hold:
+//!          DIR is a directory (not a link) whose name ends in PID
+//!          DIR is empty, or holds only made-by.json, a regular file whose bytes
+//!          are a part, from its start, of the marker that run would write
+//!          process PID no longer runs
 //! ```
 //!
 //! A directory that a user made or renamed, a complete table under a staging
 //! directory's name included, has no marker, or one for another name, and is kept.
-//! A run killed between its `mkdir` and its marker's write leaves an empty directory
-//! that nothing removes: it cannot be told from one a user made.
+//! A run killed between its `mkdir` and the end of its marker's write leaves a
+//! directory that holds nothing of anyone's: at most the start of its own marker,
+//! whose every byte the next run can tell from its kind, process and name (the
+//! marker is one line of JSON, written the same way each time).
 
 use std::io::Read;
 use std::path::Path;
@@ -44,13 +51,20 @@ const MARKER_MAX: u64 = 4096;
 /// holds.
 pub fn create_marked(dir: &Path, kind: &str, name: &[u8]) -> std::io::Result<()> {
     std::fs::create_dir(dir)?;
-    let marker = json!({"made_by": kind, "pid": std::process::id(), "for": key_text(name)});
-    std::fs::write(dir.join(MARKER), marker.to_string()).inspect_err(|_| {
+    let marker = marker_text(kind, std::process::id(), name);
+    std::fs::write(dir.join(MARKER), marker).inspect_err(|_| {
         let _ = std::fs::remove_file(dir.join(MARKER));
         let _ = std::fs::remove_dir(dir);
     })
 }
 // ANCHOR_END: create_marked
+
+/// The marker that a run of `kind` in process `pid` writes for `name`: one line of
+/// JSON, the same bytes for the same three (serde_json writes an object's keys in
+/// order), so that a later run can tell its start from anything else.
+fn marker_text(kind: &str, pid: u32, name: &[u8]) -> String {
+    json!({"made_by": kind, "pid": pid, "for": key_text(name)}).to_string()
+}
 
 /// Whether process `pid` runs: `None` where `/proc` does not tell (not Linux). This
 /// process runs.
@@ -66,14 +80,34 @@ pub fn runs(pid: u32) -> Option<bool> {
 
 // ANCHOR: left_behind
 /// Whether `dir` was made by a run of `kind` for `name` in process `pid`, which no
-/// longer runs, and holds no complete table: then it is that run's, left behind,
-/// and may be removed (the module's table has every condition).
+/// longer runs, and holds no complete table, or was made by that run and holds
+/// at most the start of its marker: then it is that run's, left behind, and may
+/// be removed (the module's table has every condition).
 pub fn left_behind(dir: &Path, kind: &str, name: &[u8], pid: u32) -> bool {
-    made_by(dir, kind, name, pid)
-        && runs(pid) == Some(false)
-        && std::fs::symlink_metadata(dir.join(MANIFEST)).is_err()
+    runs(pid) == Some(false)
+        && (made_by(dir, kind, name, pid) && std::fs::symlink_metadata(dir.join(MANIFEST)).is_err()
+            || killed_while_marking(dir, kind, name, pid))
 }
 // ANCHOR_END: left_behind
+
+/// Whether `dir` is a directory (not a link) that is empty or holds only a marker
+/// whose bytes begin the one a run of `kind` in process `pid` writes for `name`:
+/// what a run killed between its `mkdir` and the end of its marker's write leaves.
+fn killed_while_marking(dir: &Path, kind: &str, name: &[u8], pid: u32) -> bool {
+    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
+        return false;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    let entries: Vec<_> = entries.collect();
+    match entries.as_slice() {
+        [] => true,
+        [Ok(entry)] if entry.file_name() == MARKER => read_marker(dir)
+            .is_some_and(|text| marker_text(kind, pid, name).as_bytes().starts_with(&text)),
+        _ => false,
+    }
+}
 
 /// Whether `dir` is a directory (not a link) whose marker says that a run of `kind`
 /// in process `pid` made it for `name`.
@@ -86,6 +120,14 @@ pub fn made_by(dir: &Path, kind: &str, name: &[u8], pid: u32) -> bool {
 /// The marker in `dir`, if it is a regular file (not a link) of at most
 /// [`MARKER_MAX`] bytes that holds a JSON object.
 fn marker(dir: &Path) -> Option<Value> {
+    serde_json::from_slice::<Value>(&read_marker(dir)?)
+        .ok()
+        .filter(Value::is_object)
+}
+
+/// The bytes of the marker in `dir`, if it is a regular file (not a link) of at
+/// most [`MARKER_MAX`] bytes.
+fn read_marker(dir: &Path) -> Option<Vec<u8>> {
     let path = dir.join(MARKER);
     let meta = std::fs::symlink_metadata(&path).ok()?;
     if !meta.is_file() || meta.len() > MARKER_MAX {
@@ -97,9 +139,7 @@ fn marker(dir: &Path) -> Option<Value> {
         .take(MARKER_MAX)
         .read_to_end(&mut text)
         .ok()?;
-    serde_json::from_slice::<Value>(&text)
-        .ok()
-        .filter(Value::is_object)
+    Some(text)
 }
 
 /// The process id that ends `file_name` after `prefix`, if that is all digits.
@@ -146,9 +186,30 @@ mod tests {
         assert!(!left_behind(&dir, "load", b"t", ended), "a complete table");
         std::fs::remove_file(dir.join(MANIFEST)).unwrap();
         std::fs::remove_file(dir.join(MARKER)).unwrap();
+        std::fs::write(dir.join("x"), b"").unwrap();
         assert!(!left_behind(&dir, "load", b"t", ended), "no marker");
+        std::fs::remove_file(dir.join("x")).unwrap();
         std::fs::write(dir.join(MARKER), b"not json").unwrap();
         assert!(!left_behind(&dir, "load", b"t", ended), "not a marker");
+        if runs(1).is_some() {
+            // Killed while it wrote its marker: the start of that marker, or none.
+            let whole = marker_text("load", ended, b"t");
+            for cut in [0, 1, whole.len() / 2, whole.len() - 1] {
+                std::fs::write(dir.join(MARKER), &whole[..cut]).unwrap();
+                assert!(left_behind(&dir, "load", b"t", ended), "cut at {cut}");
+                // Past the table's name, the start tells one table from another.
+                let named = cut > whole.find("made_by").unwrap();
+                assert_eq!(left_behind(&dir, "load", b"u", ended), !named, "{cut}");
+            }
+            std::fs::write(dir.join("x"), b"").unwrap();
+            assert!(
+                !left_behind(&dir, "load", b"t", ended),
+                "a file of someone's"
+            );
+            std::fs::remove_file(dir.join("x")).unwrap();
+            std::fs::remove_file(dir.join(MARKER)).unwrap();
+            assert!(left_behind(&dir, "load", b"t", ended), "empty");
+        }
         assert_eq!(pid_after("x.loading-12".as_ref(), "x.loading-"), Some(12));
         assert_eq!(pid_after("x.loading-12a".as_ref(), "x.loading-"), None);
         assert_eq!(pid_after("x.loading-+1".as_ref(), "x.loading-"), None);
