@@ -250,19 +250,14 @@ fn a_load_removes_only_a_staging_directory_it_can_prove_a_load_left() {
     std::fs::write(complete.join("manifest.json"), b"{}").unwrap();
     // Killed between its `mkdir` and the end of its marker's write: empty, or the
     // start of its marker; beside them, one holding a file that is no marker.
-    let unmarked = base.join(format!(".y.loading-{}", ENDED + 5));
-    std::fs::create_dir(&unmarked).unwrap();
-    let half_marked = base.join(format!(".y.loading-{}", ENDED + 6));
-    std::fs::create_dir(&half_marked).unwrap();
-    let marker = serde_json::json!({"made_by": "load", "pid": ENDED + 6, "for": "y"});
-    let marker = marker.to_string();
-    std::fs::write(
-        half_marked.join("made-by.json"),
-        &marker[..marker.len() / 2],
-    )
-    .unwrap();
-    let users = base.join(format!(".y.loading-{}", ENDED + 7));
-    std::fs::create_dir(&users).unwrap();
+    let [unmarked, half_marked, users] =
+        [5, 6, 7].map(|n| base.join(format!(".y.loading-{}", ENDED + n)));
+    for dir in [&unmarked, &half_marked, &users] {
+        std::fs::create_dir(dir).unwrap();
+    }
+    let marker = serde_json::json!({"made_by": "load", "pid": ENDED + 6, "for": "y"}).to_string();
+    let half = &marker[..marker.len() / 2];
+    std::fs::write(half_marked.join("made-by.json"), half).unwrap();
     std::fs::write(users.join("col0.values"), [0u8; 8]).unwrap();
     let loaded = load("y");
     assert_eq!(loaded.0, Some(0), "{loaded:?}");
