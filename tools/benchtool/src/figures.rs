@@ -29,7 +29,7 @@
 use harness::run::measure::thousands;
 use serde_json::Value;
 
-use crate::report::{self, decimal, percent, s};
+use crate::report::{self, decimal, percent, s, times};
 
 /// The first line of each generated file (an HTML comment: invisible where a whole
 /// file is included).
@@ -256,7 +256,7 @@ fn row_figures(row: &Value) -> Vec<(&'static str, String)> {
                 .map(|bytes| thousands((bytes as f64 / 1e6).round() as u64)),
         ),
         ("x_step1", f("x_step1").map(|x| format!("{x:.1}"))),
-        ("x_csv", f("x_csv_query").map(|x| format!("{x:.1}"))),
+        ("x_csv", f("x_csv_query").map(times)),
         ("of_limit", f("fraction_of_limit").map(percent)),
         ("threads", row["threads"].as_u64().map(|t| t.to_string())),
         (

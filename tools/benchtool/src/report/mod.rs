@@ -38,5 +38,6 @@ pub use results::results;
 pub use rows::{Role, Row, one_thread_of_many, rows};
 pub(crate) use table::s;
 pub use table::{
-    TABLE_HEADER, commit_short, decimal, percent, preamble, table, table_notes, table_row, when,
+    TABLE_HEADER, commit_short, decimal, percent, preamble, table, table_notes, table_row, times,
+    when,
 };

@@ -99,7 +99,7 @@ pub fn table_row(row: &Value) -> String {
     }
     let mut idea = s(&row["idea"]).to_string();
     if let Some(x) = f("x_csv_query") {
-        idea += &format!("; {x:.1}x {}", s(&row["x_csv_query_of"]));
+        idea += &format!("; {}x {}", times(x), s(&row["x_csv_query_of"]));
     }
     format!(
         "| {} | {} | {} | {} | {:.1} | {} | {} | {} |",
@@ -207,6 +207,16 @@ pub fn percent(fraction: f64) -> String {
     match fraction * 100.0 {
         p if p < 10.0 => format!("{p:.1}%"),
         p => format!("{p:.0}%"),
+    }
+}
+
+/// A speedup as the table shows it: one decimal (`12.5`), two under 1 (`0.06`),
+/// so that a slowdown never reads as `0.0`.
+pub fn times(x: f64) -> String {
+    if x < 1.0 {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.1}")
     }
 }
 

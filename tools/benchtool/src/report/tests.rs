@@ -307,6 +307,9 @@ fn a_load_step_is_a_load_row_and_a_table_query_row() {
         figures.contains("ANCHOR: step11_query_vs_step10\n12.50\n"),
         "{figures}"
     );
+    // A slowdown keeps two decimals: 0.06, never 0.0.
+    assert_eq!(crate::report::times(0.057), "0.06");
+    assert_eq!(crate::report::times(12.46), "12.5");
 }
 
 #[test]
