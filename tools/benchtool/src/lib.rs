@@ -2,7 +2,7 @@
 //! harness so that steps stay light to build (plotters is a dependency of this crate
 //! only).
 //!
-//! - [`bench`]: all that `./bench.sh` does: the options, the machine, the build, the
+//! - [`mod@bench`]: all that `./bench.sh` does: the options, the machine, the build, the
 //!   rows run round by round, the report, the chart and the recording.
 //! - [`error`]: why a command failed, the line `main` prints.
 //! - [`limit`]: the `limit` row, an LF count with `memchr` over a memory map, on one

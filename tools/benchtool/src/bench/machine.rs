@@ -31,7 +31,8 @@ pub struct Machine {
     pub cpu_family: String,
     /// `model`, the CPU's model number, empty where the OS does not say.
     pub cpu_model: String,
-    /// [`FEATURES`] this CPU has, space-separated.
+    /// The SIMD features the steps choose their tiers by (`sse2 avx2 avx512f pclmulqdq
+    /// bmi2`, `neon asimd`) that this CPU has, space-separated.
     pub cpu_features: String,
     /// The distribution (`PRETTY_NAME`), empty where there is none.
     pub os_release: String,

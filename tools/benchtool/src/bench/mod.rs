@@ -4,7 +4,7 @@
 //! In order: the options are checked ([`options`]); the recording's kind is named and
 //! `--record` refused on a tree with changes ([`machine::Tree`]); the machine is read
 //! ([`machine`]); every binary is built (`cargo build --release --bins`); the steps
-//! are found and the file is made when missing ([`rows`], [`file`]); the rows are
+//! are found and the file is made when missing ([`rows`], [`mod@file`]); the rows are
 //! listed and, with `--peers`, the peers installed ([`peers`]); every row is run as a
 //! process of its own, round by round, each step's fingerprint checked against the
 //! first step's ([`run`]); then `results.json`, the markdown, the chart and, with

@@ -1,5 +1,5 @@
 //! After the rounds: `results.json`, the markdown and the chart in the run's folder
-//! ([`report`]), the notes under the table ([`notes`]), and with `--record` the copy
+//! ([`report()`]), the notes under the table ([`notes`]), and with `--record` the copy
 //! into the book ([`record`]).
 
 use std::path::{Path, PathBuf};

@@ -65,14 +65,15 @@ pub enum Outcome {
     Failed(Value),
 }
 
-/// Reads what a run printed on stdout.
+/// Reads what a run printed on stdout; `failure` is how its process ended when that
+/// was not exit status 0 ([`status_text`]).
 ///
 /// # Errors
 /// [`BenchError::RunFailed`] when it failed or printed no JSON object,
 /// [`BenchError::NoMeasurement`] when its JSON has no `best_s`.
 pub fn outcome(
     row: &RowSpec,
-    status: Result<(), String>,
+    failure: Option<String>,
     stdout: &str,
     file: &Path,
     log: &Path,
@@ -84,10 +85,11 @@ pub fn outcome(
             return Ok(Outcome::Failed(json.clone()));
         }
     }
-    if let Err(status) = status.clone().and_then(|()| match text.starts_with('{') {
-        true => Ok(()),
-        false => Err("exit status 0".to_string()),
-    }) {
+    let failure = match failure {
+        None if !text.starts_with('{') => Some("exit status 0".to_string()),
+        failure => failure,
+    };
+    if let Some(status) = failure {
         return Err(BenchError::RunFailed {
             tag: row.tag(),
             status,
@@ -248,13 +250,10 @@ impl Runner<'_> {
                 program: program.display().to_string(),
                 source,
             })?;
-        let status = match out.status.success() {
-            true => Ok(()),
-            false => Err(status_text(out.status)),
-        };
+        let failure = (!out.status.success()).then(|| status_text(out.status));
         let stdout = String::from_utf8_lossy(&out.stdout);
         let logged = std::fs::read_to_string(&log).unwrap_or_default();
-        let json = match outcome(row, status, &stdout, self.file, &log) {
+        let json = match outcome(row, failure, &stdout, self.file, &log) {
             Ok(Outcome::Measured(json)) => json,
             Ok(Outcome::Failed(json)) => {
                 self.append(round, row, &json)?;

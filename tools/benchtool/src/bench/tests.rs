@@ -182,22 +182,22 @@ fn what_a_run_printed() {
     let failed = r#"{"peer": "polars", "failed": "wrong answer: sport"}"#;
     // A peer's wrong answer is a row that says so, whatever its exit status.
     let peer = row(Role::Peer, "polars");
-    let got = outcome(&peer, Err("exit status 1".into()), failed, file, log).unwrap();
+    let got = outcome(&peer, Some("exit status 1".into()), failed, file, log).unwrap();
     assert!(matches!(got, Outcome::Failed(v) if v["failed"] == "wrong answer: sport"));
     let step = row(Role::Step, "step5");
-    let e = outcome(&step, Err("exit status 1".into()), failed, file, log).unwrap_err();
+    let e = outcome(&step, Some("exit status 1".into()), failed, file, log).unwrap_err();
     assert_eq!(
         e.to_string(),
         "step5 failed (exit status 1) on f.csv: its gate or its pass failed; log: l.log"
     );
-    let e = outcome(&step, Ok(()), "gate failed\n", file, log).unwrap_err();
+    let e = outcome(&step, None, "gate failed\n", file, log).unwrap_err();
     assert!(matches!(e, BenchError::RunFailed { ref status, .. } if status == "exit status 0"));
-    let e = outcome(&step, Ok(()), r#"{"mb_per_s": 3}"#, file, log).unwrap_err();
+    let e = outcome(&step, None, r#"{"mb_per_s": 3}"#, file, log).unwrap_err();
     assert_eq!(
         e.to_string(),
         r#"step5 printed no measurement with --json (no best_s in its JSON): {"mb_per_s": 3}"#
     );
-    let got = outcome(&step, Ok(()), "{\"best_s\": 0.5}\n", file, log).unwrap();
+    let got = outcome(&step, None, "{\"best_s\": 0.5}\n", file, log).unwrap();
     assert_eq!(got, Outcome::Measured(json!({"best_s": 0.5})));
 }
 
