@@ -23,6 +23,9 @@ pub enum Error {
         /// Where serde_json stopped, and why.
         source: serde_json::Error,
     },
+    /// `benchtool bench` (bench.sh) stopped: its options, or a run it made.
+    #[error(transparent)]
+    Bench(Box<BenchError>),
     /// The measured file could not be opened, mapped or counted (a step's error).
     #[error(transparent)]
     Input(#[from] harness::Error),
@@ -97,6 +100,137 @@ pub enum BadRun {
         /// The build it names, as JSON.
         build: serde_json::Value,
     },
+}
+
+/// Why `benchtool bench` stopped: the line bench.sh prints after `bench.sh: `, in the
+/// words the bash script said it.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// An option bench.sh does not have.
+    #[error("unknown option '{0}' (see ./bench.sh --help)")]
+    UnknownOption(String),
+    /// An option that takes a value came last.
+    #[error("{option} needs {what}")]
+    NeedsValue {
+        /// The option, `--rows`.
+        option: String,
+        /// What it takes, `N`.
+        what: &'static str,
+    },
+    /// A count that is not a positive integer.
+    #[error("{option} must be a positive integer, got '{got}'")]
+    NotPositive {
+        /// The option, `--rows`.
+        option: String,
+        /// Its value, as typed.
+        got: String,
+    },
+    /// `--keys` or `--quoted` with a file of another kind.
+    #[error("{0} goes with --rows only: it makes its own file")]
+    OwnFile(&'static str),
+    /// Two of the options that name the file.
+    #[error("--rows, --file, --quick and --1brc exclude each other")]
+    FilesExclude,
+    /// `--1brc` with `--peers`.
+    #[error("--1brc and --peers exclude each other: the peers run the bench file's query")]
+    BrcPeers,
+    /// `--allow-dirty` without `--record`.
+    #[error("--allow-dirty goes with --record")]
+    AllowDirtyAlone,
+    /// The file to measure is not there.
+    #[error("no such file: {}", .0.display())]
+    NoSuchFile(PathBuf),
+    /// An item of `--steps` that is not a number.
+    #[error("--steps: '{0}' is not a step number")]
+    NotAStepNumber(String),
+    /// A step `--steps` names that `steps/` does not hold.
+    #[error("--steps: there is no step {n} (steps: {steps})")]
+    NoSuchStep {
+        /// The step asked for.
+        n: String,
+        /// The steps there are, `1 2 3 …`.
+        steps: String,
+    },
+    /// No `steps/stepN_*` crate.
+    #[error("no steps found under steps/ (crates steps/stepN_*)")]
+    NoSteps,
+    /// `--1brc` or `--keys` with `--steps` that names no query step.
+    #[error("--1brc runs the query steps (5 and later); --steps named none")]
+    NoQuerySteps,
+    /// `--record` outside a git work tree.
+    #[error("--record: not in a git work tree, so the recording could name no commit")]
+    RecordOutsideGit,
+    /// `--record` from a tree with changes, without `--allow-dirty`.
+    #[error(
+        "--record: the work tree has changes (above), so the recording would name a commit \
+         that is not what it measured: commit them, or add --allow-dirty (the recording \
+         then says so)"
+    )]
+    RecordDirty,
+    /// `--peers` with `REQUIRE_PEERS=1`, and the peers could not be installed.
+    #[error("--peers: {0} (REQUIRE_PEERS=1)")]
+    PeersRequired(&'static str),
+    /// A row's process failed or printed no JSON.
+    #[error("{tag} failed ({status}) on {}: its gate or its pass failed; log: {}", file.display(), log.display())]
+    RunFailed {
+        /// The row, `step5` or `step10-1thread`.
+        tag: String,
+        /// `exit status N`, or the signal that ended it.
+        status: String,
+        /// The measured file.
+        file: PathBuf,
+        /// The run's stderr.
+        log: PathBuf,
+    },
+    /// A row's JSON without a measurement.
+    #[error("{tag} printed no measurement with {flag} (no best_s in its JSON): {start}")]
+    NoMeasurement {
+        /// The row.
+        tag: String,
+        /// `--json` or `--row-json`.
+        flag: String,
+        /// The first 200 characters it printed.
+        start: String,
+    },
+    /// A step parsed the file into other records, fields or bytes than the first step.
+    #[error("{step}'s fingerprint differs from {first}'s on {}: {got}, not {want}", file.display())]
+    Fingerprint {
+        /// The step.
+        step: String,
+        /// The first step, the reference.
+        first: String,
+        /// The measured file.
+        file: PathBuf,
+        /// The step's fingerprint, as JSON.
+        got: String,
+        /// The first step's.
+        want: String,
+    },
+    /// A command bench.sh runs besides the rows (cargo, gen, python3) failed.
+    #[error("{command} failed ({status})")]
+    Command {
+        /// The command, as typed.
+        command: String,
+        /// `exit status N`, or the signal that ended it.
+        status: String,
+    },
+    /// A program could not be started.
+    #[error("{program}: {source}")]
+    Spawn {
+        /// The program.
+        program: String,
+        /// What the operating system said.
+        source: io::Error,
+    },
+    /// clap refused the command line for a reason bench.sh had no words for.
+    #[error("{0}")]
+    Clap(#[from] clap::Error),
+}
+
+impl From<BenchError> for Error {
+    fn from(e: BenchError) -> Error {
+        Error::Bench(Box::new(e))
+    }
 }
 
 impl Error {

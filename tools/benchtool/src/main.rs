@@ -1,5 +1,8 @@
-//! `benchtool limit | report | markdown | chart | keys`: bench.sh's helper (see the crate docs).
+//! `benchtool bench | limit | report | markdown | chart | keys`: what bench.sh runs (see
+//! the crate docs).
 //!
+//! - `benchtool bench [OPTIONS]`: all of bench.sh (`./bench.sh --help` for its
+//!   options), which builds this binary and runs it; its errors start `bench.sh: `.
 //! - `benchtool limit [FILE] [--runs N] [--threads N] [--json]`: the limit row, in the
 //!   same JSON as a step (`--json`) or as a table row.
 //! - `benchtool report --runs-file RUNS --out-dir DIR --file FILE --runs N [--cpu …]`:
@@ -12,11 +15,12 @@
 //! - `benchtool keys DIR`: `DIR/keys.svg` and `DIR/keys.md`, MB/s against distinct
 //!   keys, from the recordings `DIR/keys-N/results.json` (`bench.sh --keys N --record`).
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use benchtool::report::{self, Meta, RunInfo};
-use benchtool::{Error, Result, chart, figures, limit};
+use benchtool::{Error, Result, bench, chart, limit, outputs};
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 use harness::Fingerprint;
 use harness::run::measure::{Measurement, time_runs};
@@ -25,6 +29,12 @@ use harness::run::measure::{Measurement, time_runs};
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
 
 fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    // bench.sh's options are read by `bench` itself, so that its errors keep bench.sh's
+    // words and exit status instead of clap's.
+    if args.get(1).is_some_and(|a| a == "bench") {
+        return bench::main(&args[2..]);
+    }
     let matches = command().get_matches();
     let result = match matches.subcommand() {
         Some(("limit", m)) => run_limit(m),
@@ -159,10 +169,17 @@ fn command() -> Command {
                 .required(true)
                 .help("the recordings' folder, book/src/results"),
         );
+    let bench = Command::new("bench")
+        .about(
+            "What bench.sh does: build, run every row, report, chart, record (./bench.sh --help)",
+        )
+        .disable_help_flag(true);
     Command::new("benchtool")
-        .about("bench.sh's helper: the limit row, results.json and the table, the chart")
+        .about(
+            "What bench.sh runs: the rounds, the limit row, results.json and the table, the chart",
+        )
         .subcommand_required(true)
-        .subcommands([limit, report, markdown, chart, keys])
+        .subcommands([bench, limit, report, markdown, chart, keys])
 }
 
 fn run_limit(m: &ArgMatches) -> Result {
@@ -237,40 +254,26 @@ fn run_report(m: &ArgMatches) -> Result {
     let rows = report::rows(&text)?;
     let results = report::results(&meta, report::file_info(&meta.file)?, &rows);
     let out_dir = path("out-dir");
-    write(&out_dir.join("results.json"), &format!("{results:#}\n"))?;
-    print!("{}", write_markdown(&results, &out_dir)?);
+    outputs::write_results(&results, &out_dir)?;
+    print!("{}", outputs::write_markdown(&results, &out_dir)?);
     Ok(())
 }
 
 fn run_markdown(m: &ArgMatches) -> Result {
     let results_path = m.get_one::<PathBuf>("results").expect("required");
-    let results = read_results(results_path)?;
+    let results = outputs::read_results(results_path)?;
     let out_dir = match m.get_one::<PathBuf>("out-dir") {
         Some(dir) => dir.clone(),
         None => results_path
             .parent()
             .map_or_else(|| PathBuf::from("."), Path::to_path_buf),
     };
-    write_markdown(&results, &out_dir)?;
+    outputs::write_markdown(&results, &out_dir)?;
     Ok(())
 }
 
-/// `table.md`, `figures.md` and `rows.md` of `results` in `out_dir`; returns the table.
-fn write_markdown(results: &serde_json::Value, out_dir: &Path) -> Result<String> {
-    let table = format!("{}\n{}", report::preamble(results), report::table(results));
-    write(&out_dir.join("table.md"), &table)?;
-    write(&out_dir.join("figures.md"), &figures::figures(results))?;
-    write(&out_dir.join("rows.md"), &figures::rows(results))?;
-    Ok(table)
-}
-
-fn read_results(path: &Path) -> Result<serde_json::Value> {
-    let text = std::fs::read_to_string(path).map_err(Error::io(path))?;
-    serde_json::from_str(&text).map_err(Error::json(path))
-}
-
 fn run_chart(m: &ArgMatches) -> Result {
-    let results = read_results(m.get_one::<PathBuf>("results").expect("required"))?;
+    let results = outputs::read_results(m.get_one::<PathBuf>("results").expect("required"))?;
     chart::write_svg(&results, m.get_one::<PathBuf>("out").expect("required"))
 }
 
@@ -280,8 +283,4 @@ fn run_keys(m: &ArgMatches) -> Result {
         eprintln!("Wrote {}", path.display());
     }
     Ok(())
-}
-
-fn write(path: &Path, text: &str) -> Result {
-    std::fs::write(path, text).map_err(Error::io(path))
 }

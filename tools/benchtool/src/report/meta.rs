@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 
-/// What `bench.sh` knows about the machine and the run, from its command line.
+/// What `benchtool bench` knows about the machine and the run (`benchtool report`: what
+/// its command line says).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Meta {
     /// CPU model, in words, with its family and model numbers where the OS gives them.
@@ -48,8 +49,8 @@ pub struct RunInfo {
     /// without `--record`).
     pub command: String,
     /// The kind of run, the name of its recording: `bench`, `bench-ROWS`,
-    /// `1brc-ROWS`, `keys-N`, `quoted-ROWS`, `file-NAME`, `quick` (bench.sh's
-    /// `record_kind`).
+    /// `1brc-ROWS`, `keys-N`, `quoted-ROWS`, `file-NAME`, `quick`
+    /// ([`crate::bench::options::Options::kind`]).
     pub kind: String,
     /// Start and end, UTC, ISO 8601 (`2026-12-03T09:28:11Z`).
     pub started_utc: String,

@@ -1,8 +1,8 @@
 //! From the runs `bench.sh` collected to `results.json` and the markdown table.
 //!
-//! `bench.sh` runs every binary once per round (`--json --runs 1`) and appends one line
-//! per run to a JSON-lines file: `{"round": R, "role": "step"|"baseline"|"limit",
-//! "result": {…the binary's JSON…}}`. This module groups the runs into rows, keeps each
+//! `benchtool bench` (bench.sh) runs every binary once per round (`--json --runs 1`) and
+//! appends one line per run to a JSON-lines file, `runs.jsonl`: `{"round": R, "role":
+//! "step"|"baseline"|"limit", "result": {…the binary's JSON…}}`. This module groups the runs into rows, keeps each
 //! row's best run, and adds the two ratios of the table: the speedup over step 1 (for a
 //! query step, the one it measures itself: the same query on step 1's parser), and MB/s
 //! over the one-core limit's.
