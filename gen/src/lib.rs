@@ -32,7 +32,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 pub mod brc;
-mod date;
+pub mod date;
 mod fields;
 mod keys;
 pub mod output;

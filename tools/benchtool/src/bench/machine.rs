@@ -214,8 +214,18 @@ impl Tree {
     }
 }
 
-/// Now, UTC, ISO 8601 to the second: `2026-12-03T09:28:11Z`, as `date -u` writes it
-/// (empty where there is no `date`).
+/// Now, UTC, ISO 8601 to the second: `2026-12-03T09:28:11Z`, as `date -u` writes it.
 pub fn utc_now() -> String {
-    output("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]).unwrap_or_default()
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    utc(seconds)
+}
+
+/// `seconds` since 1970-01-01T00:00:00Z as ISO 8601 (`2026-12-03T09:28:11Z`).
+pub fn utc(seconds: u64) -> String {
+    let (days, time) = (seconds / 86_400, seconds % 86_400);
+    let (y, m, d) = gen_csv::date::civil_from_days(days as i64);
+    let (h, min, s) = (time / 3600, time / 60 % 60, time % 60);
+    format!("{y:04}-{m:02}-{d:02}T{h:02}:{min:02}:{s:02}Z")
 }

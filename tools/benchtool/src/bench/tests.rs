@@ -3,7 +3,7 @@ use std::path::Path;
 use serde_json::json;
 
 use super::file::Input;
-use super::machine::{from_cpuinfo, utc_now};
+use super::machine::{from_cpuinfo, utc, utc_now};
 use super::options::Options;
 use super::options::tests::options;
 use super::peers::pins;
@@ -280,6 +280,9 @@ fn the_machine_from_proc_cpuinfo() {
         now.len() == 20 && now.ends_with('Z') && now.as_bytes()[10] == b'T',
         "{now}"
     );
+    // `date -u -d @1764754091 +%Y-%m-%dT%H:%M:%SZ`, and the first second of a leap day.
+    assert_eq!(utc(1_764_754_091), "2025-12-03T09:28:11Z");
+    assert_eq!(utc(951_782_400), "2000-02-29T00:00:00Z");
     assert_eq!(
         pins("# pinned\npolars==1.0\nduckdb==1.1\n"),
         "polars==1.0 duckdb==1.1 "
