@@ -25,7 +25,7 @@ use harness::dialect::Dialect;
 use harness::query::{Groups, groups_to_json};
 use harness::run::cli::{self, Options};
 use harness::run::measure::{Measurement, thousands, time_runs};
-use harness::{Fingerprint, Step, gate};
+use harness::{Fingerprint, Step, StepFns, gate};
 
 #[global_allocator]
 static ALLOC: harness::CountingAlloc = harness::CountingAlloc;
@@ -253,7 +253,7 @@ fn report_fingerprint(fingerprint: &Fingerprint, expected: &Fingerprint) -> bool
 /// printing why) when the corpus cannot be loaded or a difference is unexplained.
 fn gate_and_survey() -> Option<(usize, Survey)> {
     let start = std::time::Instant::now();
-    let report = gate::run::<Baseline>()
+    let report = gate::run(StepFns::of::<Baseline>())
         .map_err(|e| eprintln!("gate: cannot load the conformance corpus: {e}"))
         .ok()?;
     let cases = harness::gate::cases::load_all().ok()?;

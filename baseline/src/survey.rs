@@ -9,7 +9,6 @@
 
 use std::collections::BTreeMap;
 
-use harness::Step;
 use harness::dialect::{CR, DELIMITER, LF, QUOTE, bom_len};
 use harness::gate;
 use harness::gate::cases::Case;
@@ -17,6 +16,7 @@ use harness::gate::padding::{MAX_PADDING, behind, in_front};
 use harness::gate::random::Family;
 use harness::json::Outcome;
 use harness::reference;
+use harness::{Step, StepFns};
 
 use crate::Baseline;
 
@@ -182,7 +182,7 @@ impl Survey {
         let kind = match explain(input, expected, &Baseline::records(input)) {
             Some(kind) => kind,
             // Same records: the fingerprint check of the gate is all that is left.
-            None => match gate::check_input::<Baseline>(check, input, expected) {
+            None => match gate::check_input(StepFns::of::<Baseline>(), check, input, expected) {
                 Ok(_) => return,
                 Err(_) => Difference::Unexplained,
             },
@@ -194,7 +194,7 @@ impl Survey {
             entry.0 += 1
         }
         if kind == Difference::Unexplained && self.unexplained.len() < 5 {
-            let failure = gate::check_input::<Baseline>(check, input, expected);
+            let failure = gate::check_input(StepFns::of::<Baseline>(), check, input, expected);
             self.unexplained
                 .push(failure.err().map_or(check.to_string(), |f| f.to_string()));
         }

@@ -80,4 +80,4 @@ pub mod step;
 
 pub use error::{Error, ErrorKind, ParseError};
 pub use run::alloc::{AllocCount, CountingAlloc};
-pub use step::{Fingerprint, Record, Step};
+pub use step::{Fingerprint, Record, Step, StepFns};

@@ -93,3 +93,29 @@ pub trait Step {
     /// [`Error::Io`] when the file cannot be read, [`Error::Parse`] on bad input.
     fn pass(path: &Path, dialect: Dialect) -> Result<Fingerprint, Error>;
 }
+
+/// A step as values: its name and its two parse functions, which the gate calls.
+/// The gate takes this instead of a type parameter so that its code, and rayon's
+/// that it runs on, is compiled once, in the harness, and not again for each step in
+/// that step's binary and test binaries (a generic function is compiled anew for
+/// every type it is called with).
+#[derive(Clone, Copy, Debug)]
+pub struct StepFns {
+    /// [`Step::NAME`].
+    pub name: &'static str,
+    /// [`Step::records_in`].
+    pub records_in: fn(&[u8], Dialect) -> Result<Vec<Record>, ParseError>,
+    /// [`Step::fingerprint_in`].
+    pub fingerprint_in: fn(&[u8], Dialect) -> Result<Fingerprint, ParseError>,
+}
+
+impl StepFns {
+    /// `S`'s name and parse functions.
+    pub fn of<S: Step>() -> StepFns {
+        StepFns {
+            name: S::NAME,
+            records_in: S::records_in,
+            fingerprint_in: S::fingerprint_in,
+        }
+    }
+}

@@ -8,7 +8,7 @@ use harness::gate::cases;
 use harness::gate::random::Family;
 use harness::gate::{self, check_case};
 use harness::reference;
-use harness::{Error, Fingerprint, ParseError, Record, Step};
+use harness::{Error, Fingerprint, ParseError, Record, Step, StepFns};
 
 /// The reference parser itself, as a step: it must pass the whole gate.
 struct Reference;
@@ -106,7 +106,7 @@ impl Step for PanicsOnCr {
 
 #[test]
 fn the_reference_parser_passes_the_whole_gate() {
-    let report = gate::run::<Reference>().unwrap();
+    let report = gate::run(StepFns::of::<Reference>()).unwrap();
     assert!(report.passed(), "{}", report.failures[0]);
     assert!(report.cases >= 40);
     assert!(report.checks > 10_000);
@@ -115,7 +115,7 @@ fn the_reference_parser_passes_the_whole_gate() {
 #[test]
 fn a_parser_that_ends_records_at_every_lf_fails_with_a_readable_report() {
     let case = cases::load("quoted_lf").unwrap();
-    let failure = check_case::<EndsRecordsAtEveryLf>(&case).unwrap_err();
+    let failure = check_case(StepFns::of::<EndsRecordsAtEveryLf>(), &case).unwrap_err();
     let report = failure.to_string();
     assert!(
         report.starts_with("broken failed the gate: case `quoted_lf`"),
@@ -131,22 +131,26 @@ fn a_parser_that_ends_records_at_every_lf_fails_with_a_readable_report() {
         "the report shows the LF escaped: {report}"
     );
     // And the whole gate counts it as failed.
-    assert!(!gate::run::<EndsRecordsAtEveryLf>().unwrap().passed());
+    assert!(
+        !gate::run(StepFns::of::<EndsRecordsAtEveryLf>())
+            .unwrap()
+            .passed()
+    );
 }
 
 #[test]
 fn a_wrong_fingerprint_fails_even_when_the_records_are_right() {
     let case = cases::load("runs_of_empty_fields").unwrap();
-    let failure = check_case::<MiscountsEmptyFields>(&case).unwrap_err();
+    let failure = check_case(StepFns::of::<MiscountsEmptyFields>(), &case).unwrap_err();
     assert!(failure.difference.contains("fingerprint"), "{failure}");
 }
 
 #[test]
 fn a_panic_is_reported_not_propagated() {
     let case = cases::load("cr_at_eof").unwrap();
-    let failure = check_case::<PanicsOnCr>(&case).unwrap_err();
+    let failure = check_case(StepFns::of::<PanicsOnCr>(), &case).unwrap_err();
     assert!(failure.difference.contains("got a panic"), "{failure}");
-    assert!(gate::check_family::<PanicsOnCr>(Family::Mixed).is_err());
+    assert!(gate::check_family(StepFns::of::<PanicsOnCr>(), Family::Mixed).is_err());
 }
 
 /// Right with the comma, but the delimiter is a constant: the gate's other
@@ -173,17 +177,17 @@ fn a_parser_that_ignores_the_delimiter_fails_the_gate() {
     let cases = cases::load_all().unwrap();
     for case in &cases {
         assert!(
-            check_case::<IgnoresTheDelimiter>(case).is_ok(),
+            check_case(StepFns::of::<IgnoresTheDelimiter>(), case).is_ok(),
             "{}",
             case.name
         );
     }
-    let failure = gate::check_delimiters::<IgnoresTheDelimiter>(&cases).unwrap_err();
+    let failure = gate::check_delimiters(StepFns::of::<IgnoresTheDelimiter>(), &cases).unwrap_err();
     assert!(
         failure.check.contains("delimited by ';'"),
         "{}",
         failure.check
     );
-    let report = gate::run::<IgnoresTheDelimiter>().unwrap();
+    let report = gate::run(StepFns::of::<IgnoresTheDelimiter>()).unwrap();
     assert_eq!(report.failures.len(), 1, "only the delimiters' check fails");
 }

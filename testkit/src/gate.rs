@@ -3,10 +3,10 @@
 //! checks themselves are the harness's ([`harness::gate`]), the same that a step's
 //! binary runs before it measures.
 
-use harness::Step;
 use harness::gate::cases::load_all;
 use harness::gate::random::Family;
 use harness::gate::{check_case, check_delimiters, check_family};
+use harness::{Step, StepFns};
 
 /// Expands to one `#[test]` per conformance case and per random family for `$step`.
 ///
@@ -49,14 +49,14 @@ macro_rules! gate_tests {
 /// Loads case `name` and panics with the readable report if `S` fails it.
 pub fn assert_case<S: Step>(name: &str) {
     let case = harness::gate::cases::load(name).unwrap_or_else(|e| panic!("{e}"));
-    if let Err(failure) = check_case::<S>(&case) {
+    if let Err(failure) = check_case(StepFns::of::<S>(), &case) {
         panic!("\n{failure}");
     }
 }
 
 /// Panics with the readable report if `S` fails a document of `family`.
 pub fn assert_family<S: Step>(family: Family) {
-    if let Err(failure) = check_family::<S>(family) {
+    if let Err(failure) = check_family(StepFns::of::<S>(), family) {
         panic!("\n{failure}");
     }
 }
@@ -65,7 +65,7 @@ pub fn assert_family<S: Step>(family: Family) {
 /// the comma.
 pub fn assert_delimiters<S: Step>() {
     let cases = load_all().unwrap_or_else(|e| panic!("{e}"));
-    if let Err(failure) = check_delimiters::<S>(&cases) {
+    if let Err(failure) = check_delimiters(StepFns::of::<S>(), &cases) {
         panic!("\n{failure}");
     }
 }

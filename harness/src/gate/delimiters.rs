@@ -8,10 +8,10 @@ use crate::gate::cases::Case;
 use crate::gate::random::Family;
 use crate::gate::{GateResult, check_input_in, first_failure};
 use crate::reference;
-use crate::step::Step;
+use crate::step::StepFns;
 
 // ANCHOR: delimiters
-/// Checks `S` with each delimiter of [`GATE_DELIMITERS`] but the comma: every case
+/// Checks `step` with each delimiter of [`GATE_DELIMITERS`] but the comma: every case
 /// and every random document, its commas rewritten to the delimiter (a case that
 /// holds the delimiter already is left out: its rewrite would not be the same
 /// document), against the reference parser with that delimiter. No paddings: the
@@ -20,7 +20,7 @@ use crate::step::Step;
 ///
 /// # Errors
 /// The first failing input.
-pub fn check_delimiters<S: Step>(cases: &[Case]) -> GateResult {
+pub fn check_delimiters(step: StepFns, cases: &[Case]) -> GateResult {
     let documents: Vec<(String, Vec<u8>)> = Family::ALL
         .iter()
         .flat_map(|&family| {
@@ -47,7 +47,7 @@ pub fn check_delimiters<S: Step>(cases: &[Case]) -> GateResult {
                 .collect();
             let expected = reference::parse_in(&rewritten, dialect);
             let check = format!("{what}, delimited by {:?}", d as char);
-            check_input_in::<S>(&check, &rewritten, &expected, dialect)
+            check_input_in(step, &check, &rewritten, &expected, dialect)
         })
         .collect();
     first_failure(results)

@@ -3,8 +3,8 @@
 //! (a) Every case of `data/conformance/`, as it is and padded in front and behind with
 //! 0–[`MAX_PADDING`] bytes of filler that cannot change its parse ([`crate::gate::padding`]);
 //! (b) a differential run against [`crate::reference`] on the random documents of
-//! [`crate::gate::random::Family`]. Each input is checked twice: [`Step::records`] must give
-//! the same records (or the same error) as the answer, and [`Step::fingerprint`] the
+//! [`crate::gate::random::Family`]. Each input is checked twice: [`crate::Step::records`] must give
+//! the same records (or the same error) as the answer, and [`crate::Step::fingerprint`] the
 //! same fingerprint; (c) every case and document again with each other delimiter
 //! of [`crate::dialect::GATE_DELIMITERS`]. A step's binary runs [`run`] before it benchmarks; its tests run
 //! the same checks one test per case (`testkit::gate_tests!`).
@@ -25,7 +25,7 @@ use crate::gate::padding::{MAX_PADDING, behind, in_front};
 use crate::gate::random::Family;
 use crate::json::Outcome;
 use crate::reference;
-use crate::step::{Fingerprint, Step};
+use crate::step::{Fingerprint, StepFns};
 pub use delimiters::check_delimiters;
 
 /// What a step returned for one input, or that it panicked.
@@ -66,19 +66,21 @@ impl fmt::Display for Failure {
 /// How many checks passed, or the first that failed.
 pub type GateResult = Result<usize, Box<Failure>>;
 
-/// Checks `S` on one input whose right answer is `expected`.
+/// Checks `step` on one input whose right answer is `expected`.
 ///
 /// # Errors
-/// The failure, when the records, the error or the fingerprint differ, or `S` panics.
-pub fn check_input<S: Step>(check: &str, input: &[u8], expected: &Outcome) -> GateResult {
-    check_input_in::<S>(check, input, expected, Dialect::default())
+/// The failure, when the records, the error or the fingerprint differ, or `step`
+/// panics.
+pub fn check_input(step: StepFns, check: &str, input: &[u8], expected: &Outcome) -> GateResult {
+    check_input_in(step, check, input, expected, Dialect::default())
 }
 
 /// [`check_input`] with `dialect`'s delimiter.
 ///
 /// # Errors
 /// As [`check_input`].
-pub fn check_input_in<S: Step>(
+pub fn check_input_in(
+    step: StepFns,
     check: &str,
     input: &[u8],
     expected: &Outcome,
@@ -86,13 +88,13 @@ pub fn check_input_in<S: Step>(
 ) -> GateResult {
     let fail = |difference: String| {
         Box::new(Failure {
-            step: S::NAME,
+            step: step.name,
             check: check.to_string(),
             input: input.to_vec(),
             difference,
         })
     };
-    let got = guarded(|| S::records_in(input, dialect));
+    let got = guarded(|| (step.records_in)(input, dialect));
     if let Some(difference) = describe_records(expected, &got) {
         return Err(fail(difference));
     }
@@ -100,7 +102,7 @@ pub fn check_input_in<S: Step>(
         .as_ref()
         .map(|records| fingerprint_of(records))
         .map_err(|e| *e);
-    let got_fp = guarded(|| S::fingerprint_in(input, dialect));
+    let got_fp = guarded(|| (step.fingerprint_in)(input, dialect));
     if got_fp != Got::Returned(expected_fp) {
         return Err(fail(format!(
             "  fingerprint: expected {}\n               got      {}\n",
@@ -114,14 +116,15 @@ pub fn check_input_in<S: Step>(
     Ok(2)
 }
 
-/// Checks `S` on one case at every padding in front and behind, the paddings on
+/// Checks `step` on one case at every padding in front and behind, the paddings on
 /// every core (the pool's threads: see [`run`]).
 ///
 /// # Errors
 /// The first failing check, in the order: as it is, then padding 0, 1, … in front
 /// and behind.
-pub fn check_case<S: Step>(case: &Case) -> GateResult {
-    let as_is = check_input::<S>(
+pub fn check_case(step: StepFns, case: &Case) -> GateResult {
+    let as_is = check_input(
+        step,
         &format!("case `{}`", case.name),
         &case.input,
         &case.expected,
@@ -129,29 +132,30 @@ pub fn check_case<S: Step>(case: &Case) -> GateResult {
     let padded = (0..=MAX_PADDING).into_par_iter().map(|n| {
         let (input, expected) = in_front(&case.input, &case.expected, n);
         let what = format!("case `{}`, padded in front with {n} bytes", case.name);
-        let mut checks = check_input::<S>(&what, &input, &expected)?;
+        let mut checks = check_input(step, &what, &input, &expected)?;
         if let Some((input, expected)) = behind(&case.input, &case.expected, n) {
             let what = format!("case `{}`, padded behind with {n} bytes", case.name);
-            checks += check_input::<S>(&what, &input, &expected)?;
+            checks += check_input(step, &what, &input, &expected)?;
         }
         Ok(checks)
     });
     first_failure(std::iter::once(as_is).chain(padded.collect::<Vec<_>>()))
 }
 
-/// Checks `S` against the reference parser on every document of `family`, on every
+/// Checks `step` against the reference parser on every document of `family`, on every
 /// core.
 ///
 /// # Errors
 /// The first failing document.
-pub fn check_family<S: Step>(family: Family) -> GateResult {
+pub fn check_family(step: StepFns, family: Family) -> GateResult {
     let results: Vec<GateResult> = family
         .documents()
         .par_iter()
         .enumerate()
         .map(|(i, doc)| {
             let expected = reference::parse(doc);
-            check_input::<S>(
+            check_input(
+                step,
                 &format!("random document {i} of family {family:?}"),
                 doc,
                 &expected,
@@ -187,7 +191,7 @@ impl GateReport {
     }
 }
 
-/// Runs every case and every family on `S` and reports.
+/// Runs every case and every family on `step` and reports.
 ///
 /// The checks run on every core, on rayon's pool: the gate's 59,926 checks are
 /// independent, and a parallel step (7, 8) that takes its workers from the same pool
@@ -197,13 +201,13 @@ impl GateReport {
 ///
 /// # Errors
 /// [`CaseError`] when the corpus itself cannot be loaded.
-pub fn run<S: Step>() -> Result<GateReport, CaseError> {
+pub fn run(step: StepFns) -> Result<GateReport, CaseError> {
     let cases = load_all()?;
-    let case_results: Vec<GateResult> = cases.par_iter().map(check_case::<S>).collect();
+    let case_results: Vec<GateResult> = cases.par_iter().map(|c| check_case(step, c)).collect();
     let family_results: Vec<GateResult> = Family::ALL
         .iter()
-        .map(|&f| check_family::<S>(f))
-        .chain([check_delimiters::<S>(&cases)])
+        .map(|&f| check_family(step, f))
+        .chain([check_delimiters(step, &cases)])
         .collect();
     let mut report = GateReport {
         cases: cases.len(),

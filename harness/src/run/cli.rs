@@ -235,7 +235,7 @@ pub fn gate_passes<S: Step>() -> bool {
         return true;
     }
     let start = std::time::Instant::now();
-    match gate::run::<S>() {
+    match gate::run(crate::StepFns::of::<S>()) {
         Ok(report) if report.passed() => {
             if let Some((path, key)) = &stamp {
                 stamp::write(path, key);
