@@ -174,6 +174,7 @@ pub(crate) fn fixed_to_f64(fixed: i128) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wide::tests::xorshift;
 
     fn sum(values: &[&str]) -> f64 {
         let mut s = ExactSum::default();
@@ -208,13 +209,7 @@ mod tests {
             let scale = 10u128.pow(SCALE);
             format!("{sign}{}.{:018}", abs / scale, abs % scale)
         };
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         for bits in 1..=127 {
             for _ in 0..200 {
                 let wide = (u128::from(next()) << 64 | u128::from(next())) >> (128 - bits);

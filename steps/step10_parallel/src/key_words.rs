@@ -109,9 +109,11 @@ fn word(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"))
 }
 
-/// `KEY_MASKS[n]`: ones in the low `n` bytes of two words, the first word's
-/// bytes first (`n` ≤ 16).
-const KEY_MASKS: [[u64; 2]; 17] = {
+/// `KEY_MASKS[n]`: ones in the first `n` bytes of two little-endian words
+/// (`n` ≤ 16), the first word's bytes first: the two words of a key of `n` bytes,
+/// read from where it lies, masked to it (here, and in [`crate::project`]'s check
+/// of a quoted key for quotes).
+pub(crate) const KEY_MASKS: [[u64; 2]; 17] = {
     let mut table = [[0u64; 2]; 17];
     let mut n = 1;
     while n <= 16 {

@@ -250,8 +250,20 @@ fn pow2(k: i32) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A xorshift generator (Marsaglia's shifts 13, 7, 17) from `seed`, not 0: the
+    /// tests' deterministic random words, with no dependency.
+    pub(crate) fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut state = seed;
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
 
     fn sum(values: &[f64]) -> f64 {
         let mut wide = Wide::default();
@@ -297,13 +309,7 @@ mod tests {
     fn random_sums_equal_a_sum_of_integers() {
         // Values k * 2^-20 with |k| < 2^40: their exact sum is an integer count of
         // 2^-20, held by an i128, whose f64 is the reference.
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for _ in 0..2_000 {
             let n = (next() % 50) as usize + 1;
             let ks: Vec<i64> = (0..n).map(|_| (next() >> 24) as i64 - (1 << 39)).collect();

@@ -10,6 +10,21 @@ use testkit::query_checks::{Sums, generated_shaped, shaped_configs};
 
 testkit::query_tests!(step10::Step10, Sums::Exact);
 
+/// The default query's answer over `csv` on `threads` threads, in chunks of `chunk`
+/// bytes (0: the default size).
+fn default_query(csv: &[u8], threads: usize, chunk: usize) -> Groups {
+    parallel::run_split(csv, Query::default(), Split { threads, chunk }).unwrap()
+}
+
+/// The query of the tests of many keys: `k` grouped, with the sum of `v`.
+fn by_k() -> Query<'static> {
+    Query {
+        group_by: "k",
+        sum: "v",
+        ..Query::default()
+    }
+}
+
 /// The JSON of one thread on every generated file, the quoted ones included
 /// (`shaped_configs`), on 1 to 8 threads and chunks whose boundaries fall anywhere.
 #[test]
@@ -17,23 +32,11 @@ fn the_same_json_for_every_thread_count_and_chunk_size() {
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     for (name, config, shape) in shaped_configs() {
         let (path, csv, _) = generated_shaped(dir, "threads", name, &config, shape);
-        let one = groups_to_json(
-            &parallel::run_split(
-                &csv,
-                Query::default(),
-                Split {
-                    threads: 1,
-                    chunk: 0,
-                },
-            )
-            .unwrap(),
-        );
+        let one = groups_to_json(&default_query(&csv, 1, 0));
         for threads in [1, 2, 3, 8] {
             for chunk in [0, 4096, 999, 100_003] {
-                let split = Split { threads, chunk };
-                let got =
-                    groups_to_json(&parallel::run_split(&csv, Query::default(), split).unwrap());
-                assert_eq!(got, one, "{name} {split:?}");
+                let got = groups_to_json(&default_query(&csv, threads, chunk));
+                assert_eq!(got, one, "{name} on {threads} threads, chunks of {chunk}");
             }
         }
         std::fs::remove_file(path).unwrap();
@@ -55,15 +58,7 @@ fn quoted_strings_at_every_chunk_boundary() {
         ..gen_csv::Shape::default()
     };
     let (csv, reference) = gen_csv::generate_in_memory_shaped(&config, shape);
-    let one = parallel::run_split(
-        &csv,
-        Query::default(),
-        Split {
-            threads: 1,
-            chunk: 0,
-        },
-    )
-    .unwrap();
+    let one = default_query(&csv, 1, 0);
     assert_eq!(one.len(), reference.groups.len());
     for (key, r) in &reference.groups {
         assert_eq!(one[key.as_bytes()].count, r.count, "{key}");
@@ -71,9 +66,8 @@ fn quoted_strings_at_every_chunk_boundary() {
     let one = groups_to_json(&one);
     for threads in [1, 2, 3] {
         for chunk in (1..=70).chain([127, 1000, 4096]) {
-            let split = Split { threads, chunk };
-            let got = groups_to_json(&parallel::run_split(&csv, Query::default(), split).unwrap());
-            assert_eq!(got, one, "{split:?}");
+            let got = groups_to_json(&default_query(&csv, threads, chunk));
+            assert_eq!(got, one, "{threads} threads, chunks of {chunk}");
         }
     }
 }
@@ -86,24 +80,8 @@ fn many_more_chunks_than_cores() {
         rows: 10_000,
         ..Config::default()
     });
-    let one = parallel::run_split(
-        &csv,
-        Query::default(),
-        Split {
-            threads: 1,
-            chunk: 0,
-        },
-    )
-    .unwrap();
-    let many = parallel::run_split(
-        &csv,
-        Query::default(),
-        Split {
-            threads: 64,
-            chunk: 100,
-        },
-    )
-    .unwrap();
+    let one = default_query(&csv, 1, 0);
+    let many = default_query(&csv, 64, 100);
     assert_eq!(groups_to_json(&many), groups_to_json(&one));
 }
 
@@ -126,11 +104,7 @@ fn the_projected_walk_gives_step_1_s_answer() {
         "x,k,v,y,z\n1,a,1,2,3\n1,b,2,3,\"4\n5\n".to_string(), // open past the fields read
         "k,v\n12345678901234567,9007199254740993\nk,0.1\nk,1234567890123456\n".to_string(),
     ];
-    let query = Query {
-        group_by: "k",
-        sum: "v",
-        ..Query::default()
-    };
+    let query = by_k();
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     for (d, document) in documents.iter().enumerate() {
         let padded = format!("{document}{}", "a,1\n".repeat(40));
@@ -148,14 +122,10 @@ fn the_projected_walk_gives_step_1_s_answer() {
     }
 }
 
-/// The query of the tests of many keys, `k` grouped with the sum of `v`, and step 1's
-/// answer to it over `csv` (written to a file named after `test`, for its parser).
+/// The query of the tests of many keys ([`by_k`]), and step 1's answer to it over
+/// `csv` (written to a file named after `test`, for its parser).
 fn by_k_on_step_1(csv: &str, test: &str) -> (Query<'static>, Groups) {
-    let query = Query {
-        group_by: "k",
-        sum: "v",
-        ..Query::default()
-    };
+    let query = by_k();
     let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
     let path = dir.join(format!("{test}-{}.csv", std::process::id()));
     std::fs::write(&path, csv).unwrap();
@@ -233,11 +203,7 @@ fn keys_that_come_back_after_rows_were_set_aside_give_step_1_s_answer() {
 fn an_open_quote_past_the_fields_read_is_named_at_its_quote() {
     let input = b"x,k,v,y,z\n1,a,1,2,3\n1,b,2,3,\"4\n5\n";
     let quote = input.iter().position(|&b| b == b'"').unwrap();
-    let query = Query {
-        group_by: "k",
-        sum: "v",
-        ..Query::default()
-    };
+    let query = by_k();
     for (threads, chunk) in [(1, 0), (2, 7), (2, 64), (3, 1)] {
         let got = parallel::run_split(input, query, Split { threads, chunk });
         let expected = harness::ParseError {

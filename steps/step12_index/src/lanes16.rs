@@ -175,6 +175,7 @@ mod sse2 {
 mod tests {
     use super::*;
     use crate::digits::swar_decimal;
+    use crate::digits::tests::{number_bodies, short_strings};
 
     /// `text` alone, after 20 bytes of digits (the register's load, with digits in
     /// the lanes below the body that a wrong mask would let in) and after 20 bytes
@@ -195,49 +196,17 @@ mod tests {
 
     #[test]
     fn the_same_as_the_swar_parse_at_every_length_and_dot_position() {
-        // Bodies of 0 to 18 bytes (past the register's 16), the '.' at every place
-        // or none, signed or not, whole or with one byte spoiled by a byte just
-        // outside '0'..'9' or a second '.'.
-        for len in 0..=18 {
-            for dot in 0..=len {
-                let mut body: Vec<u8> = (0..len).map(|i| b"1234567890"[i % 10]).collect();
-                if dot < len {
-                    body[dot] = b'.';
-                }
-                for spoil in [
-                    None,
-                    Some((0, b'/')),
-                    Some((len / 2, b':')),
-                    Some((len.saturating_sub(1), b'.')),
-                ] {
-                    let mut body = body.clone();
-                    if let Some((k, byte)) = spoil
-                        && k < len
-                    {
-                        body[k] = byte;
-                    }
-                    check(&body);
-                    check(&[b"-", &body[..]].concat());
-                }
-            }
+        // Past the register's 16 bytes too.
+        for body in number_bodies() {
+            check(&body);
         }
     }
 
     #[test]
     fn every_short_string_of_digit_like_bytes() {
-        let alphabet = b"09.-/:+e";
-        fn all(text: &mut Vec<u8>, alphabet: &[u8], left: usize) {
-            check(text);
-            if left == 0 {
-                return;
-            }
-            for &b in alphabet {
-                text.push(b);
-                all(text, alphabet, left - 1);
-                text.pop();
-            }
+        for text in short_strings(b"09.-/:+e", 5) {
+            check(&text);
         }
-        all(&mut Vec::new(), alphabet, 5);
     }
 
     #[test]

@@ -30,6 +30,7 @@ use harness::ParseError;
 use harness::dialect::{CR, QUOTE};
 
 use crate::blocks::{BLOCK, Tier};
+use crate::key_words::KEY_MASKS;
 use crate::machine::{Parser, State, Stats};
 use crate::record::{Field, Record};
 use crate::structural::{BATCH, Carry, Structure, stage1_in};
@@ -301,10 +302,10 @@ pub fn plain_span(input: &[u8], (start, end): (usize, usize)) -> Option<(usize, 
 /// Whether `input[start..end]` holds a quote. Up to 16 bytes, where 16 can be read
 /// from `start`: two words, each quote byte flagged by the zero-byte test of step
 /// 4's SWAR scanner (`flag_bytes`: XOR with the quote in every byte, then
-/// `(v - 0x01…01) & !v & 0x80…80`), the flags past `end` masked off. A flag there
-/// may be false (the borrow of a true match below it), but a false flag needs a true
-/// match at a lower byte of its word, so the masked flags are zero exactly when no
-/// byte of the field is a quote.
+/// `(v - 0x01…01) & !v & 0x80…80`), the flags past `end` masked off by the table's
+/// masks ([`KEY_MASKS`]). A flag there may be false (the borrow of a true match
+/// below it), but a false flag needs a true match at a lower byte of its word, so
+/// the masked flags are zero exactly when no byte of the field is a quote.
 #[inline(always)]
 fn holds_quote(input: &[u8], start: usize, end: usize) -> bool {
     const LO: u64 = u64::from_le_bytes([0x01; 8]);
@@ -316,28 +317,12 @@ fn holds_quote(input: &[u8], start: usize, end: usize) -> bool {
     let n = end - start;
     match input.get(start..start + 16) {
         Some(bytes) if n <= 16 => {
-            let [low, high] = FIRST_BYTES[n];
+            let [low, high] = KEY_MASKS[n];
             flags(&bytes[..8]) & low | flags(&bytes[8..]) & high != 0
         }
         _ => input[start..end].contains(&QUOTE), // longer, or near the input's end
     }
 }
-
-/// `FIRST_BYTES[n]`: ones in the first `n` bytes of two little-endian words
-/// (`n` ≤ 16), the first word's bytes first.
-const FIRST_BYTES: [[u64; 2]; 17] = {
-    let mut table = [[0u64; 2]; 17];
-    let mut n = 1;
-    while n <= 16 {
-        let low = if n >= 8 { 8 } else { n };
-        table[n][0] = u64::MAX >> (64 - 8 * low);
-        if n > 8 {
-            table[n][1] = u64::MAX >> (64 - 8 * (n - 8));
-        }
-        n += 1;
-    }
-    table
-};
 // ANCHOR_END: plain_span
 
 // ANCHOR: raw_cooked

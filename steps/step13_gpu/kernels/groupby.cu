@@ -37,15 +37,6 @@ __device__ __forceinline__ u64 has_byte(u64 w, u8 c) {
     const u64 x = w ^ (0x0101010101010101ull * c);
     return (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
 }
-
-__device__ __forceinline__ int view_class(View in, u64 n, u64 i) {
-    u8 b = in[i];
-    if (b == QUOTE) return C_QUOTE;
-    if (b == DELIMITER) return C_DELIMITER;
-    if (b == LF) return C_LF;
-    if (b == CR && i + 1 < n && in[i + 1] == LF) return C_CR_LF;
-    return C_OTHER;
-}
 // ANCHOR_END: view
 
 __device__ __forceinline__ void close_field(u32 f, int state, u64 s, u64 e, bool escaped,
@@ -87,7 +78,7 @@ __device__ u32 seek_fields(View in, u64 n, u64 limit, u64 start, u32 key_col,
             if (i >= n) break;
         }
         const u8 b = in[i];
-        const int next = NEXT[view_class(in, n, i)][state];
+        const int next = NEXT[byte_class(in, n, i)][state];
         if (state == QUOTE_IN_QUOTED && b == QUOTE) {
             escaped = true;  // "": one literal quote
         } else if (state == QUOTED || b == QUOTE) {

@@ -44,8 +44,10 @@ __constant__ u8 NEXT[5][5] = {
     {UNQUOTED, UNQUOTED, UNQUOTED, QUOTED, UNQUOTED},
 };
 
-// The class of byte i of in[0..n); byte i+1 is read only when it lies inside.
-__device__ __forceinline__ int byte_class(const u8* in, u64 n, u64 i) {
+// The class of byte i of in[0..n); byte i+1 is read only when it lies inside. `in`
+// is the bytes, or anything indexed like them (groupby.cu's View).
+template <typename In>
+__device__ __forceinline__ int byte_class(In in, u64 n, u64 i) {
     u8 b = in[i];
     if (b == QUOTE) return C_QUOTE;
     if (b == DELIMITER) return C_DELIMITER;

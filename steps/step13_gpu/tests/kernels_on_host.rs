@@ -24,23 +24,13 @@ use step13::limbs::limbs_of;
 use step13::record::split_record;
 use step13::tiles::{self, Geometry};
 
+use crate::document;
+
 /// The geometry the host build uses: `TILE_SLICES` 64, two warps a tile.
 const HOST: Geometry = Geometry {
     slice: 32,
     slices: 64,
 };
-
-fn document(seed: u64, len: usize, alphabet: &[u8]) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            alphabet[(x % alphabet.len() as u64) as usize]
-        })
-        .collect()
-}
 
 fn documents() -> Vec<Vec<u8>> {
     let mut docs = Vec::new();

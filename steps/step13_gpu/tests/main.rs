@@ -12,3 +12,17 @@ mod nvrtc;
 mod query;
 mod tiles;
 mod twin_vs_kernel;
+
+/// A deterministic document of `len` bytes from `alphabet` (a xorshift generator
+/// from `seed`), for the families that build random inputs.
+fn document(seed: u64, len: usize, alphabet: &[u8]) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            alphabet[(x % alphabet.len() as u64) as usize]
+        })
+        .collect()
+}

@@ -8,18 +8,7 @@ use harness::reference;
 use step13::machine::{QUOTED, START_RECORD};
 use step13::tiles::{self, Geometry, scan_tile_states, speculate_tiles};
 
-/// A deterministic document of `len` bytes from `alphabet`.
-fn document(seed: u64, len: usize, alphabet: &[u8]) -> Vec<u8> {
-    let mut x = seed | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            alphabet[(x % alphabet.len() as u64) as usize]
-        })
-        .collect()
-}
+use crate::document;
 
 fn check(input: &[u8], what: &str) {
     let expected = reference::parse(input);

@@ -265,7 +265,7 @@ fn eight(v: u64) -> u32 {
 // ANCHOR_END: swar_tricks
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::exact::parse_fixed;
 
@@ -335,47 +335,67 @@ mod tests {
         }
     }
 
-    #[test]
-    fn every_short_string_of_digit_like_bytes() {
-        // All strings of up to 5 bytes over the bytes that matter (and neighbours of
-        // '0'-'9' and '.', which catch an off-by-one in the SWAR tests).
-        let alphabet = b"0159.-/:+e";
-        let mut text = Vec::new();
-        fn all(text: &mut Vec<u8>, alphabet: &[u8], left: usize) {
-            check(std::str::from_utf8(text).unwrap());
-            if left == 0 {
-                return;
+    /// Every string of up to `max` bytes over `alphabet`, shortest first.
+    pub(crate) fn short_strings(alphabet: &[u8], max: usize) -> Vec<Vec<u8>> {
+        let mut strings = vec![Vec::new()];
+        let mut longest = 0..1; // the strings of the greatest length so far
+        for _ in 0..max {
+            for i in longest.clone() {
+                for &b in alphabet {
+                    let longer = [&strings[i][..], &[b]].concat();
+                    strings.push(longer);
+                }
             }
-            for &b in alphabet {
-                text.push(b);
-                all(text, alphabet, left - 1);
-                text.pop();
-            }
+            longest = longest.end..strings.len();
         }
-        all(&mut text, alphabet, 5);
+        strings
     }
 
     #[test]
-    fn both_widths_at_every_length_and_dot_position() {
-        // Bodies of 1 to 18 bytes cross the u64's end (8 and 9 bytes) and the u128's
-        // (16 and 17), with the '.' at every place or none, signed or not, whole or
-        // with one byte spoiled; `check` reads each alone and after other digits.
-        for len in 1..=18 {
+    fn every_short_string_of_digit_like_bytes() {
+        // The bytes that matter (and neighbours of '0'-'9' and '.', which catch an
+        // off-by-one in the SWAR tests).
+        for text in short_strings(b"0159.-/:+e", 5) {
+            check(std::str::from_utf8(&text).expect("ASCII"));
+        }
+    }
+
+    /// Number bodies at every length and dot position, for the parses' tests: 0 to 18
+    /// bytes of digits, which cross the `u64`'s end (8 and 9 bytes) and the `u128`'s
+    /// and the SIMD register's (16 and 17), with the `.` at every place or none, whole
+    /// or with one byte spoiled (the first, the middle or the last, by `/` or `:`,
+    /// the bytes just outside `0`..`9`, or by a second `.`), each signed and not.
+    pub(crate) fn number_bodies() -> Vec<Vec<u8>> {
+        let mut bodies = Vec::new();
+        for len in 0..=18 {
             for dot in 0..=len {
                 let mut body: Vec<u8> = (0..len).map(|i| b"1234567890"[i % 10]).collect();
                 if dot < len {
                     body[dot] = b'.';
                 }
-                for spoil in [None, Some(0), Some(len / 2), Some(len - 1)] {
-                    let mut body = body.clone();
-                    if let Some(k) = spoil {
-                        body[k] = b'/';
+                let mut spoiled = vec![body.clone()];
+                let places = [0, len / 2, len.saturating_sub(1)];
+                for k in places.into_iter().filter(|&k| k < len) {
+                    for byte in [b'/', b':', b'.'] {
+                        let mut body = body.clone();
+                        body[k] = byte;
+                        spoiled.push(body);
                     }
-                    let body = String::from_utf8(body).unwrap();
-                    check(&body);
-                    check(&format!("-{body}"));
+                }
+                for body in spoiled {
+                    bodies.push([b"-", &body[..]].concat());
+                    bodies.push(body);
                 }
             }
+        }
+        bodies
+    }
+
+    #[test]
+    fn both_widths_at_every_length_and_dot_position() {
+        // `check` reads each alone and after other digits.
+        for body in number_bodies() {
+            check(std::str::from_utf8(&body).expect("ASCII"));
         }
     }
 

@@ -12,7 +12,7 @@ use harness::run::alloc::{AllocCount, count_allocations};
 use harness::run::cli;
 use harness::run::measure::thousands;
 
-use crate::cli::{NAME, report, schema_args, split_args};
+use crate::cli::{NAME, report, schema_args, split_args, table_arg};
 use crate::splayed::load::{Phases, load_timed, remove_staging_on_interrupt};
 
 /// The subcommand's arguments.
@@ -25,12 +25,7 @@ pub fn command() -> Command {
                 .required(true)
                 .value_parser(clap::value_parser!(PathBuf)),
         )
-        .arg(
-            Arg::new("table")
-                .value_name("TABLE_DIR")
-                .required(true)
-                .value_parser(clap::value_parser!(PathBuf)),
-        );
+        .arg(table_arg());
     split_args(schema_args(args::read_args(load)))
         .arg(cli::delimiter_arg())
         .arg(

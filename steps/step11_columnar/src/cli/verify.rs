@@ -7,22 +7,17 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Arg, ArgMatches, Command};
+use clap::{ArgMatches, Command};
 use harness::run::measure::thousands;
 
-use crate::cli::report;
+use crate::cli::{report, table_arg};
 use crate::splayed::scan::SplayedTable;
 
 /// The subcommand's arguments.
 pub fn command() -> Command {
     Command::new("verify")
         .about("check every file of the table at TABLE_DIR against its size and checksum, and every value against what a load writes")
-        .arg(
-            Arg::new("table")
-                .value_name("TABLE_DIR")
-                .required(true)
-                .value_parser(clap::value_parser!(PathBuf)),
-        )
+        .arg(table_arg())
 }
 
 /// Verifies, and says what it checked.

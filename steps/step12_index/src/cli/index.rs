@@ -9,7 +9,7 @@ use std::time::Instant;
 use clap::{Arg, ArgMatches, Command};
 use harness::run::measure::thousands;
 
-use crate::cli::{report, split, threads_arg};
+use crate::cli::{report, split, table_arg, threads_arg};
 use crate::hash_index::add::add;
 use crate::splayed::load::remove_staging_on_interrupt;
 
@@ -18,12 +18,7 @@ pub fn command() -> Command {
     threads_arg(
         Command::new("index")
             .about("add a hash index of COLUMN to the table at TABLE_DIR (replacing one on another column)")
-            .arg(
-                Arg::new("table")
-                    .value_name("TABLE_DIR")
-                    .required(true)
-                    .value_parser(clap::value_parser!(PathBuf)),
-            )
+            .arg(table_arg())
             .arg(Arg::new("column").value_name("COLUMN").required(true)),
     )
 }

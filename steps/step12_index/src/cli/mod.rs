@@ -12,7 +12,7 @@
 //! step12 verify TABLE_DIR       every file against its size and checksum    (verify)
 //! ```
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
@@ -74,6 +74,15 @@ pub fn read_options(
         eprintln!("{NAME}: {message}");
         ExitCode::from(2)
     })
+}
+
+/// `TABLE_DIR`: the folder of a table, read as a path (`load`'s second argument,
+/// the first of the subcommands that read a table).
+pub fn table_arg() -> Arg {
+    Arg::new("table")
+        .value_name("TABLE_DIR")
+        .required(true)
+        .value_parser(clap::value_parser!(PathBuf))
 }
 
 /// `--threads`: the query over a table has only this option of step 10's.

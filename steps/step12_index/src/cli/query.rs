@@ -13,7 +13,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use harness::query::{groups_to_1brc, groups_to_json_with, groups_to_table_with};
 use harness::run::cli;
 
-use crate::cli::{NAME, read_options, report, split, threads_arg};
+use crate::cli::{NAME, read_options, report, split, table_arg, threads_arg};
 use crate::hash_index::IndexFiles;
 use crate::hash_index::select::{Where, describe, select};
 use crate::splayed::query::run_selected;
@@ -23,12 +23,7 @@ use crate::splayed::scan::SplayedTable;
 pub fn command() -> Command {
     let query = Command::new("query")
         .about("SELECT key, COUNT(*), SUM(value) GROUP BY key over the table at TABLE_DIR")
-        .arg(
-            Arg::new("table")
-                .value_name("TABLE_DIR")
-                .required(true)
-                .value_parser(clap::value_parser!(PathBuf)),
-        )
+        .arg(table_arg())
         .arg(
             Arg::new("json")
                 .long("json")

@@ -16,13 +16,12 @@
 //! removes them; a crash leaves them, which `verify` reports as not the manifest's
 //! and the next `index` writes again.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::hash_index::build::{HashIndex, build, hash_key, slots};
 use crate::splayed::error::TableError;
 use crate::splayed::layout::{MANIFEST, column_file, write_file, write_words};
-use crate::splayed::load::{keep_after, keep_on_interrupt, remove_on_interrupt};
+use crate::splayed::load::{file_checksum, keep_after, keep_on_interrupt, remove_on_interrupt};
 use crate::splayed::manifest::Manifest;
 use crate::splayed::rows::key_of;
 use crate::splayed::scan::SplayedTable;
@@ -134,19 +133,6 @@ fn write(dir: &Path, k: usize, index: &HashIndex) -> std::io::Result<[u32; 3]> {
         file_checksum(&file(PARTS[1]))?,
         file_checksum(&file(PARTS[2]))?,
     ])
-}
-
-/// The CRC-32 of the file at `path`, read back a block at a time (from the page
-/// cache, where it was just written).
-fn file_checksum(path: &Path) -> std::io::Result<u32> {
-    let mut file = std::fs::File::open(path)?;
-    let (mut crc, mut block) = (crc32fast::Hasher::new(), vec![0u8; 1 << 20]);
-    loop {
-        match file.read(&mut block)? {
-            0 => return Ok(crc.finalize()),
-            n => crc.update(&block[..n]),
-        }
-    }
 }
 
 /// Writes `manifest` beside the table at `dir` and renames it over the table's:

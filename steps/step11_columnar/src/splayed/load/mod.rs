@@ -49,7 +49,8 @@ mod write;
 pub use pass1::SAMPLE_BYTES;
 pub use plan::LOAD_CHUNK;
 pub use write::{
-    keep_after, keep_on_interrupt, remove_on_interrupt, remove_staging_on_interrupt, temporary_dir,
+    file_checksum, keep_after, keep_on_interrupt, remove_on_interrupt, remove_staging_on_interrupt,
+    temporary_dir,
 };
 
 use files::{chunk_windows, create_column_files, joined_valid};

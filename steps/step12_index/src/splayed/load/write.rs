@@ -118,16 +118,7 @@ fn checksums(tmp: &Path, threads: usize) -> std::io::Result<BTreeMap<String, u32
         threads,
         names.len(),
         || (),
-        |(), i| -> std::io::Result<u32> {
-            let mut file = std::fs::File::open(tmp.join(&names[i]))?;
-            let (mut crc, mut block) = (crc32fast::Hasher::new(), vec![0u8; 1 << 20]);
-            loop {
-                match file.read(&mut block)? {
-                    0 => return Ok(crc.finalize()),
-                    n => crc.update(&block[..n]),
-                }
-            }
-        },
+        |(), i| file_checksum(&tmp.join(&names[i])),
     )
     .0;
     names
@@ -135,6 +126,22 @@ fn checksums(tmp: &Path, threads: usize) -> std::io::Result<BTreeMap<String, u32
         .zip(sums)
         .map(|(name, sum)| Ok((name, sum?)))
         .collect()
+}
+
+/// The CRC-32 of the file at `path`, read back a block at a time (from the page
+/// cache, where it was just written).
+///
+/// # Errors
+/// The file's open or read error.
+pub fn file_checksum(path: &Path) -> std::io::Result<u32> {
+    let mut file = std::fs::File::open(path)?;
+    let (mut crc, mut block) = (crc32fast::Hasher::new(), vec![0u8; 1 << 20]);
+    loop {
+        match file.read(&mut block)? {
+            0 => return Ok(crc.finalize()),
+            n => crc.update(&block[..n]),
+        }
+    }
 }
 
 // ANCHOR: staging
