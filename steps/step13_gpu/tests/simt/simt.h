@@ -1,6 +1,6 @@
 // Host emulation of the CUDA features step 13's kernels use, so that the kernels'
 // source runs on a CPU (tests/kernels_on_host.rs): one block at a time, one
-// std::thread per CUDA thread; __syncthreads is a barrier of the block, and the warp
+// std::thread per CUDA thread of the block; __syncthreads is a barrier of the block, and the warp
 // intrinsics (__shfl_up_sync, __match_any_sync, __ballot_sync) exchange values
 // through an array between two barriers of the warp. __shared__ variables are
 // static, shared by the block's threads; atomics are sequentially consistent.
@@ -66,16 +66,26 @@ inline int atomicCAS(int* p, int cmp, int v) { __atomic_compare_exchange_n(p, &c
 inline unsigned long long atomicCAS(unsigned long long* p, unsigned long long cmp, unsigned long long v) { __atomic_compare_exchange_n(p, &cmp, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return cmp; }
 alignas(16) static unsigned char dyn_shared[48 << 10];
 
+// The blocks run one after the other on the same `block` threads: thread 0 sets the
+// block's index, and a barrier before and after each block keeps every thread in the
+// same block (a kernel that returned early still arrives at the barrier after it).
+// Creating the threads once per launch instead of once per block is most of the
+// emulation's speed.
 inline void launch(unsigned grid, unsigned block, std::function<void()> body) {
     blockDim.x = block;
-    for (unsigned b = 0; b < grid; b++) {
-        blockIdx.x = b;
-        std::barrier<> bar(block);
-        block_bar = &bar;
-        warp_bars.clear();
-        for (unsigned w = 0; w < block / 32; w++) warp_bars.push_back(std::make_unique<std::barrier<>>(32));
-        std::vector<std::thread> ts;
-        for (unsigned t = 0; t < block; t++) ts.emplace_back([t, &body] { threadIdx.x = t; body(); });
-        for (auto& th : ts) th.join();
-    }
+    std::barrier<> bar(block);
+    block_bar = &bar;
+    warp_bars.clear();
+    for (unsigned w = 0; w < block / 32; w++) warp_bars.push_back(std::make_unique<std::barrier<>>(32));
+    std::vector<std::thread> ts;
+    for (unsigned t = 0; t < block; t++) ts.emplace_back([t, grid, &body, &bar] {
+        threadIdx.x = t;
+        for (unsigned b = 0; b < grid; b++) {
+            if (t == 0) blockIdx.x = b;
+            bar.arrive_and_wait();
+            body();
+            bar.arrive_and_wait();
+        }
+    });
+    for (auto& th : ts) th.join();
 }
