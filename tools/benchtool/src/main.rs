@@ -1,13 +1,10 @@
-//! `benchtool bench | limit | report | markdown | chart | keys`: what bench.sh runs (see
+//! `benchtool bench | limit | markdown | chart | keys`: what bench.sh runs (see
 //! the crate docs).
 //!
 //! - `benchtool bench [OPTIONS]`: all of bench.sh (`./bench.sh --help` for its
 //!   options), which builds this binary and runs it; its errors start `bench.sh: `.
 //! - `benchtool limit [FILE] [--runs N] [--threads N] [--json]`: the limit row, in the
 //!   same JSON as a step (`--json`) or as a table row.
-//! - `benchtool report --runs-file RUNS --out-dir DIR --file FILE --runs N [--cpu …]`:
-//!   `DIR/results.json` from the runs, and the markdown of `benchtool markdown`;
-//!   prints the table.
 //! - `benchtool markdown RESULTS [--out-dir DIR]`: `table.md`, `figures.md` and
 //!   `rows.md` from `results.json` (beside it unless told), so that a recording's
 //!   snippets can be made again without measuring again.
@@ -19,7 +16,6 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use benchtool::report::{self, Meta, RunInfo};
 use benchtool::{Error, Result, bench, chart, limit, outputs};
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 use harness::Fingerprint;
@@ -38,7 +34,6 @@ fn main() -> ExitCode {
     let matches = command().get_matches();
     let result = match matches.subcommand() {
         Some(("limit", m)) => run_limit(m),
-        Some(("report", m)) => run_report(m),
         Some(("chart", m)) => run_chart(m),
         Some(("markdown", m)) => run_markdown(m),
         Some(("keys", m)) => run_keys(m),
@@ -55,9 +50,6 @@ fn main() -> ExitCode {
 
 fn command() -> Command {
     let path = |name: &'static str| Arg::new(name).value_parser(value_parser!(PathBuf));
-    let text = |name: &'static str, help: &'static str| {
-        Arg::new(name).long(name).default_value("?").help(help)
-    };
     let limit = Command::new("limit")
         .about("The limit row: the file's LFs counted with memchr over a memory map")
         .arg(
@@ -86,67 +78,6 @@ fn command() -> Command {
                 .long("json")
                 .action(ArgAction::SetTrue)
                 .help("print the measurement as JSON"),
-        );
-    let report = Command::new("report")
-        .about("results.json and table.md from the runs bench.sh collected; prints the table")
-        .arg(
-            path("runs-file")
-                .long("runs-file")
-                .value_name("RUNS")
-                .required(true),
-        )
-        .arg(
-            path("out-dir")
-                .long("out-dir")
-                .value_name("DIR")
-                .required(true),
-        )
-        .arg(
-            path("file")
-                .long("file")
-                .value_name("FILE")
-                .required(true)
-                .help("the measured file"),
-        )
-        .arg(
-            Arg::new("runs")
-                .long("runs")
-                .value_name("N")
-                .value_parser(value_parser!(u32))
-                .required(true),
-        )
-        .arg(text("cpu", "CPU model"))
-        .arg(text("cpu-name", "CPU model name alone"))
-        .arg(text("cpu-family", "CPU family number"))
-        .arg(text("cpu-model", "CPU model number"))
-        .arg(text("cores", "cores"))
-        .arg(text("memory", "memory, in words"))
-        .arg(text("os", "operating system"))
-        .arg(text("os-release", "the distribution, in words"))
-        .arg(text(
-            "cpu-features",
-            "the CPU's SIMD features the steps use",
-        ))
-        .arg(text("rustc", "rustc --version"))
-        .arg(text("command", "the bench.sh command, as typed again"))
-        .arg(text("kind", "the kind of run: the name of its recording"))
-        .arg(text("started", "when the run started, UTC, ISO 8601"))
-        .arg(text("finished", "when the run finished, UTC, ISO 8601"))
-        .arg(text("commit", "git rev-parse HEAD"))
-        .arg(
-            Arg::new("dirty")
-                .long("dirty")
-                .value_name("yes|no")
-                .value_parser(["yes", "no", "?"])
-                .default_value("?")
-                .help("whether the work tree had uncommitted changes"),
-        )
-        .arg(
-            Arg::new("in-process")
-                .long("in-process")
-                .value_name("N")
-                .value_parser(value_parser!(u32))
-                .help("timed runs inside each step's process"),
         );
     let markdown = Command::new("markdown")
         .about("table.md, figures.md and rows.md from results.json")
@@ -179,7 +110,7 @@ fn command() -> Command {
             "What bench.sh runs: the rounds, the limit row, results.json and the table, the chart",
         )
         .subcommand_required(true)
-        .subcommands([bench, limit, report, markdown, chart, keys])
+        .subcommands([bench, limit, markdown, chart, keys])
 }
 
 fn run_limit(m: &ArgMatches) -> Result {
@@ -214,48 +145,6 @@ fn run_limit(m: &ArgMatches) -> Result {
     } else {
         harness::run::cli::print_measurement(&measurement, false);
     }
-    Ok(())
-}
-
-fn run_report(m: &ArgMatches) -> Result {
-    let get = |name: &str| m.get_one::<String>(name).cloned().unwrap_or_default();
-    let path = |name: &str| m.get_one::<PathBuf>(name).expect("required").clone();
-    // An option bench.sh did not give is `?`: left out of results.json (empty).
-    let known = |name: &str| Some(get(name)).filter(|v| v != "?").unwrap_or_default();
-    let meta = Meta {
-        cpu: get("cpu"),
-        cpu_name: known("cpu-name"),
-        cpu_family: known("cpu-family"),
-        cpu_model: known("cpu-model"),
-        cores: get("cores"),
-        memory: get("memory"),
-        os: get("os"),
-        os_release: known("os-release"),
-        cpu_features: known("cpu-features"),
-        rustc: get("rustc"),
-        file: path("file"),
-        runs: *m.get_one::<u32>("runs").expect("required"),
-        run: RunInfo {
-            command: known("command"),
-            kind: known("kind"),
-            started_utc: known("started"),
-            finished_utc: known("finished"),
-            commit: known("commit"),
-            dirty: match get("dirty").as_str() {
-                "yes" => Some(true),
-                "no" => Some(false),
-                _ => None,
-            },
-            in_process: m.get_one::<u32>("in-process").copied(),
-        },
-    };
-    let runs_file = path("runs-file");
-    let text = std::fs::read_to_string(&runs_file).map_err(Error::io(&runs_file))?;
-    let rows = report::rows(&text)?;
-    let results = report::results(&meta, report::file_info(&meta.file)?, &rows);
-    let out_dir = path("out-dir");
-    outputs::write_results(&results, &out_dir)?;
-    print!("{}", outputs::write_markdown(&results, &out_dir)?);
     Ok(())
 }
 

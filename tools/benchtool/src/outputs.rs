@@ -1,7 +1,6 @@
 //! A run's files in its folder: `results.json` ([`write_results`]) and the markdown
 //! made from it, `table.md`, `figures.md` and `rows.md` ([`write_markdown`]), written
-//! by `benchtool bench` after a run and by `benchtool report` and `benchtool markdown`
-//! from a run's files.
+//! by `benchtool bench` after a run and by `benchtool markdown` from a run's files.
 
 use std::path::Path;
 

@@ -8,8 +8,7 @@ use serde_json::{Value, json};
 
 use crate::error::{Error, Result};
 
-/// What `benchtool bench` knows about the machine and the run (`benchtool report`: what
-/// its command line says).
+/// What `benchtool bench` knows about the machine and the run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Meta {
     /// CPU model, in words, with its family and model numbers where the OS gives them.
